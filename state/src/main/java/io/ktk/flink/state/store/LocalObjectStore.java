@@ -1,0 +1,284 @@
+package io.ktk.flink.state.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * An {@link ObjectStore} over a local directory. Objects are files below the root; a key's
+ * {@code /} separators become directories.
+ *
+ * <p>Every write goes to a hidden temporary file in the target directory first and is then moved
+ * into place atomically, so a reader never sees a partial object. {@link #putIfAbsent} publishes
+ * the temporary file with a hard link, which the file system creates atomically and refuses when
+ * the name exists.
+ */
+public final class LocalObjectStore implements ObjectStore {
+  /** Temporary files carry this prefix; listings skip them. */
+  static final String TEMP_PREFIX = ".ktk-tmp-";
+
+  private final Path root;
+  private final String url;
+
+  public LocalObjectStore(Path root) {
+    this.root = requireNonNull(root, "root is null").toAbsolutePath().normalize();
+    this.url = this.root.toUri().toString();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public String url() {
+    return url;
+  }
+
+  @Override
+  public byte[] get(String key) throws IOException {
+    try {
+      return Files.readAllBytes(resolve(key));
+    } catch (NoSuchFileException e) {
+      throw new NoSuchObjectException(url, key);
+    }
+  }
+
+  @Override
+  public byte[] getRange(String key, long offset, int length) throws IOException {
+    try (FileChannel channel = FileChannel.open(resolve(key), StandardOpenOption.READ)) {
+      if (offset < 0 || offset + length > channel.size()) {
+        throw new IOException(
+            "Cannot read bytes " + offset + ".." + (offset + length) + " of " + key + " in " + url
+                + ": the object has " + channel.size() + " bytes");
+      }
+      ByteBuffer buffer = ByteBuffer.allocate(length);
+      while (buffer.hasRemaining()) {
+        if (channel.read(buffer, offset + buffer.position()) < 0) {
+          throw new IOException("Cannot read " + key + " in " + url + ": it shrank while reading");
+        }
+      }
+      return buffer.array();
+    } catch (NoSuchFileException e) {
+      throw new NoSuchObjectException(url, key);
+    }
+  }
+
+  @Override
+  public InputStream open(String key) throws IOException {
+    try {
+      return Files.newInputStream(resolve(key));
+    } catch (NoSuchFileException e) {
+      throw new NoSuchObjectException(url, key);
+    }
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    Path target = resolve(key);
+    Path temp = writeTemp(target, data);
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public boolean putIfAbsent(String key, byte[] data) throws IOException {
+    Path target = resolve(key);
+    if (Files.exists(target)) {
+      return false;
+    }
+    Path temp = writeTemp(target, data);
+    try {
+      Files.createLink(target, temp);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public ObjectOutputStream create(String key) throws IOException {
+    Path target = resolve(key);
+    Files.createDirectories(target.getParent());
+    Path temp = tempFileFor(target);
+    return new LocalOutputStream(target, temp);
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) throws IOException {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(resolve(key), BasicFileAttributes.class);
+      if (!attributes.isRegularFile()) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new ObjectInfo(key, attributes.size(), attributes.lastModifiedTime().toInstant()));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException {
+    requireNonNull(prefix, "prefix is null");
+    // Walk only the deepest directory the prefix names completely.
+    int slash = prefix.lastIndexOf('/');
+    String directoryKey = slash < 0 ? "" : prefix.substring(0, slash);
+    Path directory = directoryKey.isEmpty() ? root : resolve(directoryKey);
+    List<ObjectInfo> found = new ArrayList<>();
+    if (Files.isDirectory(directory)) {
+      collect(directory, directoryKey.isEmpty() ? "" : directoryKey + "/", prefix, found);
+    }
+    found.removeIf(info -> startAfter != null && info.key().compareTo(startAfter) <= 0);
+    found.sort((a, b) -> a.key().compareTo(b.key()));
+    return Collections.unmodifiableList(found).iterator();
+  }
+
+  private void collect(Path directory, String keyPrefix, String prefix, List<ObjectInfo> found)
+      throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(TEMP_PREFIX)) {
+          continue;
+        }
+        String key = keyPrefix + name;
+        BasicFileAttributes attributes;
+        try {
+          attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+          continue; // deleted while listing
+        }
+        if (attributes.isDirectory()) {
+          String childPrefix = key + "/";
+          if (childPrefix.startsWith(prefix) || prefix.startsWith(childPrefix)) {
+            collect(entry, childPrefix, prefix, found);
+          }
+        } else if (key.startsWith(prefix)) {
+          found.add(new ObjectInfo(key, attributes.size(), attributes.lastModifiedTime().toInstant()));
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // the directory vanished while listing: nothing in it
+    }
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    Files.deleteIfExists(resolve(key));
+  }
+
+  @Override
+  public void close() {}
+
+  @Override
+  public String toString() {
+    return "LocalObjectStore{" + url + "}";
+  }
+
+  private Path resolve(String key) {
+    ObjectKeys.checkKey(key);
+    return root.resolve(key);
+  }
+
+  private static Path tempFileFor(Path target) {
+    return target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
+  }
+
+  private static Path writeTemp(Path target, byte[] data) throws IOException {
+    Files.createDirectories(target.getParent());
+    Path temp = tempFileFor(target);
+    Files.write(temp, data, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return temp;
+  }
+
+  private static final class LocalOutputStream extends ObjectOutputStream {
+    private final Path target;
+    private final Path temp;
+    private final OutputStream out;
+    private long position;
+    private boolean done;
+
+    LocalOutputStream(Path target, Path temp) throws IOException {
+      this.target = target;
+      this.temp = temp;
+      this.out =
+          new java.io.BufferedOutputStream(
+              Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+              1 << 16);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      position++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      position += len;
+    }
+
+    @Override
+    public long position() {
+      return position;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (done) {
+        return;
+      }
+      done = true;
+      try {
+        out.close();
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    }
+
+    @Override
+    public void abort() {
+      if (done) {
+        return;
+      }
+      done = true;
+      try {
+        out.close();
+        Files.deleteIfExists(temp);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot abort the write of " + target, e);
+      }
+    }
+  }
+}
