@@ -1,0 +1,88 @@
+package io.ktk.flink.state.commit;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A change to commit to a dataset: files to add (and, for {@link Operation#REPLACE_PARTITIONS},
+ * the physical partitions whose current files they replace), the schema the files were validated
+ * against, index additions and metadata. When the dataset does not exist yet, the commit creates
+ * it with {@code partitionKeys} and {@code indexColumns}.
+ *
+ * @param writerId the writer's stable id, or null for a one-off commit
+ * @param checkpointId with a writer id: the checkpoint this commit belongs to; makes replays idempotent
+ * @param schema the logical schema of the added files (partition columns included), or null when no
+ *     files are added
+ * @param replacedPartitions physical partitions ({@code p=1/q=a}) whose files are removed; only for
+ *     REPLACE_PARTITIONS
+ */
+public record CommitRequest(
+    Operation operation,
+    String writerId,
+    OptionalLong checkpointId,
+    List<String> partitionKeys,
+    List<String> indexColumns,
+    Schema schema,
+    List<DataFile> files,
+    Set<String> replacedPartitions,
+    Map<String, Map<Object, List<String>>> index,
+    Map<String, JsonNode> metadata) {
+
+  public CommitRequest {
+    requireNonNull(operation, "operation is null");
+    requireNonNull(checkpointId, "checkpointId is null");
+    partitionKeys = List.copyOf(partitionKeys);
+    indexColumns = List.copyOf(indexColumns);
+    files = List.copyOf(files);
+    replacedPartitions = Set.copyOf(replacedPartitions);
+    index = Map.copyOf(index);
+    metadata = Map.copyOf(metadata);
+    if (operation == Operation.CREATE || operation == Operation.ADOPT) {
+      throw new IllegalArgumentException(
+          "Cannot request " + operation + ": a dataset is created by its first commit and adopted on open");
+    }
+    if (checkpointId.isPresent() && writerId == null) {
+      throw new IllegalArgumentException("a checkpoint id needs a writer id");
+    }
+    if (!replacedPartitions.isEmpty() && operation != Operation.REPLACE_PARTITIONS) {
+      throw new IllegalArgumentException("replaced partitions given for a " + operation.jsonName());
+    }
+    if (!files.isEmpty() && schema == null) {
+      throw new IllegalArgumentException("files are added without the schema they were validated against");
+    }
+  }
+
+  /** An append of {@code files}, with the layout used if the dataset does not exist yet. */
+  public static CommitRequest append(List<String> partitionKeys, Schema schema, List<DataFile> files) {
+    return new CommitRequest(Operation.APPEND, null, OptionalLong.empty(), partitionKeys, List.of(),
+        schema, files, Set.of(), Map.of(), Map.of());
+  }
+
+  /** Replaces the files of {@code partitions} with {@code files}. */
+  public static CommitRequest replacePartitions(
+      List<String> partitionKeys, Schema schema, List<DataFile> files, Set<String> partitions) {
+    return new CommitRequest(Operation.REPLACE_PARTITIONS, null, OptionalLong.empty(), partitionKeys,
+        List.of(), schema, files, partitions, Map.of(), Map.of());
+  }
+
+  public CommitRequest withWriter(String writerId, long checkpointId) {
+    return new CommitRequest(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.of(checkpointId),
+        partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata);
+  }
+
+  public CommitRequest withIndex(List<String> indexColumns, Map<String, Map<Object, List<String>>> index) {
+    return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
+        replacedPartitions, index, metadata);
+  }
+
+  public CommitRequest withMetadata(Map<String, JsonNode> metadata) {
+    return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
+        replacedPartitions, index, metadata);
+  }
+}

@@ -1,0 +1,256 @@
+package io.ktk.flink.state.commit;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ktk.flink.state.CorruptDatasetException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The state of a dataset at one version: the result of applying log entries {@code 0..version}.
+ * Mutable, and owned by one thread at a time: a {@link CommitLog} keeps one and moves it forward
+ * entry by entry, so that a commit costs what its entry costs, not what the dataset holds.
+ */
+public final class DatasetState {
+  private final String uuid;
+  private long version = -1;
+  private Instant lastModified = Instant.EPOCH;
+  private List<String> partitionKeys = List.of();
+  private final Set<String> indexColumns = new TreeSet<>();
+  private Schema schema;
+  private final TreeMap<String, DataFile> files = new TreeMap<>();
+  /** Per index column, per value (binary values as ByteBuffer), the labels holding it. */
+  private final Map<String, Map<Object, TreeSet<String>>> indices = new TreeMap<>();
+  private final Map<String, JsonNode> metadata = new TreeMap<>();
+  private final Map<String, Long> checkpoints = new TreeMap<>();
+
+  public DatasetState(String uuid) {
+    this.uuid = requireNonNull(uuid, "uuid is null");
+  }
+
+  public String uuid() {
+    return uuid;
+  }
+
+  /** The version this state is at; -1 before version 0 (the dataset does not exist). */
+  public long version() {
+    return version;
+  }
+
+  public boolean exists() {
+    return version >= 0;
+  }
+
+  /** When the entry of this version was written. */
+  public Instant lastModified() {
+    return lastModified;
+  }
+
+  public List<String> partitionKeys() {
+    return partitionKeys;
+  }
+
+  public Set<String> indexColumns() {
+    return Collections.unmodifiableSet(indexColumns);
+  }
+
+  /** The committed schema (normalized types, partition columns included), or null if none yet. */
+  public Schema schema() {
+    return schema;
+  }
+
+  /** The files, by label, in label order. */
+  public SortedMap<String, DataFile> files() {
+    return Collections.unmodifiableSortedMap(files);
+  }
+
+  /** The labels of the files in one physical partition ({@code p=1/q=a}). */
+  public List<String> labelsIn(String physicalPartition) {
+    String from = physicalPartition.isEmpty() ? "" : physicalPartition + "/";
+    List<String> labels = new ArrayList<>();
+    for (String label : files.tailMap(from, true).keySet()) {
+      if (!label.startsWith(from)) {
+        break;
+      }
+      if (label.indexOf('/', from.length()) < 0) {
+        labels.add(label);
+      }
+    }
+    return labels;
+  }
+
+  /** One secondary index: value (binary as {@code byte[]}) to the labels holding it, sorted. */
+  public Map<Object, List<String>> index(String column) {
+    Map<Object, TreeSet<String>> index = indices.get(column);
+    if (index == null) {
+      return Map.of();
+    }
+    Map<Object, List<String>> copy = new LinkedHashMap<>();
+    index.forEach((value, labels) -> copy.put(fromMapKey(value), List.copyOf(labels)));
+    return copy;
+  }
+
+  public Map<String, JsonNode> metadata() {
+    return Collections.unmodifiableMap(metadata);
+  }
+
+  /** Per writer id, the highest checkpoint id committed. */
+  public Map<String, Long> checkpoints() {
+    return Collections.unmodifiableMap(checkpoints);
+  }
+
+  /** Whether {@code (writerId, checkpointId)} is at or below what that writer has committed. */
+  public boolean hasCommitted(String writerId, long checkpointId) {
+    Long committed = checkpoints.get(writerId);
+    return committed != null && checkpointId <= committed;
+  }
+
+  /** Moves this state to the entry's version. Entries must come in order, without gaps. */
+  public void apply(LogEntry entry) {
+    if (entry.version() != version + 1) {
+      throw new CorruptDatasetException(
+          "Cannot apply version " + entry.version() + " of dataset '" + uuid + "' to its version "
+              + version + ": versions must follow each other");
+    }
+    switch (entry.operation()) {
+      case CREATE, ADOPT -> {
+        if (exists()) {
+          throw new CorruptDatasetException(
+              "Cannot apply version " + entry.version() + " of dataset '" + uuid + "': it "
+                  + entry.operation().jsonName() + "s a dataset that exists since version 0");
+        }
+        partitionKeys = entry.partitionKeys();
+      }
+      default -> {
+        if (!exists()) {
+          throw new CorruptDatasetException(
+              "Cannot apply version " + entry.version() + " of dataset '" + uuid
+                  + "': the dataset has no version 0 that creates it");
+        }
+      }
+    }
+    indexColumns.addAll(entry.indexColumns());
+    if (entry.schema() != null) {
+      schema = entry.schema();
+    }
+    for (String label : entry.removed()) {
+      files.remove(label);
+    }
+    if (!entry.removed().isEmpty()) {
+      removeFromIndices(Set.copyOf(entry.removed()));
+    }
+    for (DataFile file : entry.added()) {
+      files.put(file.label(), file);
+    }
+    entry.index().forEach((column, values) -> {
+      Map<Object, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
+      values.forEach((value, labels) ->
+          index.computeIfAbsent(toMapKey(value), v -> new TreeSet<>()).addAll(labels));
+    });
+    for (String column : entry.indexColumns()) {
+      indices.computeIfAbsent(column, c -> new HashMap<>());
+    }
+    entry.metadata().forEach((key, value) -> {
+      if (value == null || value.isNull()) {
+        metadata.remove(key);
+      } else {
+        metadata.put(key, value);
+      }
+    });
+    if (entry.writerId() != null && entry.checkpointId().isPresent()) {
+      checkpoints.merge(entry.writerId(), entry.checkpointId().getAsLong(), Math::max);
+    }
+    version = entry.version();
+    lastModified = entry.timestamp();
+  }
+
+  private void removeFromIndices(Set<String> removed) {
+    for (Map<Object, TreeSet<String>> index : indices.values()) {
+      index.values().removeIf(labels -> {
+        labels.removeAll(removed);
+        return labels.isEmpty();
+      });
+    }
+  }
+
+  /** A deep copy, for handing a consistent view to another thread. */
+  public DatasetState copy() {
+    DatasetState copy = new DatasetState(uuid);
+    copy.version = version;
+    copy.lastModified = lastModified;
+    copy.partitionKeys = partitionKeys;
+    copy.indexColumns.addAll(indexColumns);
+    copy.schema = schema;
+    copy.files.putAll(files);
+    indices.forEach((column, index) -> {
+      Map<Object, TreeSet<String>> indexCopy = new HashMap<>();
+      index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
+      copy.indices.put(column, indexCopy);
+    });
+    copy.metadata.putAll(metadata);
+    copy.checkpoints.putAll(checkpoints);
+    return copy;
+  }
+
+  /** Restores a state from a snapshot's parts; used by the snapshot reader. */
+  static DatasetState restore(
+      String uuid,
+      long version,
+      Instant lastModified,
+      List<String> partitionKeys,
+      Set<String> indexColumns,
+      Schema schema,
+      List<DataFile> files,
+      Map<String, Map<Object, List<String>>> indices,
+      Map<String, JsonNode> metadata,
+      Map<String, Long> checkpoints) {
+    DatasetState state = new DatasetState(uuid);
+    state.version = version;
+    state.lastModified = lastModified;
+    state.partitionKeys = List.copyOf(partitionKeys);
+    state.indexColumns.addAll(indexColumns);
+    state.schema = schema;
+    for (DataFile file : files) {
+      state.files.put(file.label(), file);
+    }
+    indices.forEach((column, values) -> {
+      Map<Object, TreeSet<String>> index = new HashMap<>();
+      values.forEach((value, labels) -> index.put(toMapKey(value), new TreeSet<>(labels)));
+      state.indices.put(column, index);
+    });
+    state.metadata.putAll(metadata);
+    state.checkpoints.putAll(checkpoints);
+    return state;
+  }
+
+  /** Binary values are compared by content in maps. */
+  private static Object toMapKey(Object value) {
+    return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes.clone()).asReadOnlyBuffer() : value;
+  }
+
+  private static Object fromMapKey(Object value) {
+    if (value instanceof ByteBuffer buffer) {
+      byte[] bytes = new byte[buffer.remaining()];
+      buffer.duplicate().get(bytes);
+      return bytes;
+    }
+    return value;
+  }
+
+  @Override
+  public String toString() {
+    return "DatasetState{" + uuid + "@" + version + ", files=" + files.size() + "}";
+  }
+}

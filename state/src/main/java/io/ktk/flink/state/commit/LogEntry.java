@@ -1,0 +1,58 @@
+package io.ktk.flink.state.commit;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * One version of a dataset: the change it makes to the state before it. See {@code
+ * docs/commit-log.md} for the JSON form.
+ *
+ * @param partitionKeys set by CREATE and ADOPT only, else empty
+ * @param indexColumns the secondary index columns, set by CREATE, ADOPT and ADD_INDEX, else empty
+ * @param schema the committed schema after this version, when it changed, else null
+ * @param index per index column, per value, the labels added
+ * @param metadata user or cube metadata keys set by this version
+ */
+public record LogEntry(
+    long version,
+    Instant timestamp,
+    String writerId,
+    OptionalLong checkpointId,
+    Operation operation,
+    List<String> partitionKeys,
+    List<String> indexColumns,
+    Schema schema,
+    List<DataFile> added,
+    List<String> removed,
+    Map<String, Map<Object, List<String>>> index,
+    Map<String, JsonNode> metadata) {
+
+  public LogEntry {
+    if (version < 0) {
+      throw new IllegalArgumentException("version is negative: " + version);
+    }
+    requireNonNull(timestamp, "timestamp is null");
+    requireNonNull(checkpointId, "checkpointId is null");
+    requireNonNull(operation, "operation is null");
+    partitionKeys = List.copyOf(partitionKeys);
+    indexColumns = List.copyOf(indexColumns);
+    added = List.copyOf(added);
+    removed = List.copyOf(removed);
+    index = Map.copyOf(index);
+    metadata = Map.copyOf(metadata);
+    if (checkpointId.isPresent() && writerId == null) {
+      throw new IllegalArgumentException("a checkpoint id needs a writer id");
+    }
+  }
+
+  /** Whether this entry was written by {@code writerId} for {@code checkpointId}. */
+  public boolean isFrom(String writerId, OptionalLong checkpointId) {
+    return writerId != null && writerId.equals(this.writerId) && checkpointId.equals(this.checkpointId);
+  }
+}
