@@ -56,7 +56,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  * <p>Arrow to Flink, for reading stored data (a dictionary-encoded field maps like its values):
  * <pre>
  * int8/16/32/64 -> TINYINT/SMALLINT/INT/BIGINT
- * uint8 -> SMALLINT   uint16 -> INT   uint32 -> BIGINT   uint64 -> DECIMAL(20, 0)   (the next type that holds every value)
+ * uint8 -> SMALLINT   uint16 -> INT   uint32 -> BIGINT   uint64 -> DECIMAL(20, 0)
+ *   (unsigned types take the next type that holds every value)
  * halffloat, float -> FLOAT   double -> DOUBLE   bool -> BOOLEAN
  * string, large_string, string_view -> STRING   binary, large_binary, binary_view -> BYTES
  * fixed_size_binary[n] -> BINARY(n)   date32, date64 -> DATE

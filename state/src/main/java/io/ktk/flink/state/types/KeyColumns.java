@@ -11,18 +11,19 @@ import static java.util.Objects.requireNonNull;
 public final class KeyColumns {
   /** Why a column may not hold nulls; used in messages ("is a partition column"). */
   public enum Role {
-    PARTITION("partition"),
-    DIMENSION("dimension"),
-    INDEX("index");
+    PARTITION("a partition"),
+    DIMENSION("a dimension"),
+    INDEX("an index");
 
-    private final String label;
+    private final String withArticle;
 
-    Role(String label) {
-      this.label = label;
+    Role(String withArticle) {
+      this.withArticle = withArticle;
     }
 
-    public String label() {
-      return label;
+    /** "a partition", "a dimension", "an index". */
+    public String withArticle() {
+      return withArticle;
     }
   }
 
@@ -35,8 +36,8 @@ public final class KeyColumns {
   public static <T> T checkNotNull(String dataset, String column, Role role, T value) {
     requireNonNull(role, "role is null");
     if (value == null) {
-      throw new InvalidValueException("Cannot write to dataset '" + dataset + "': column '" + column + "' is a "
-          + role.label() + " column and may not be null");
+      throw new InvalidValueException("Cannot write to dataset '" + dataset + "': column '" + column + "' is "
+          + role.withArticle() + " column and may not be null");
     }
     return value;
   }

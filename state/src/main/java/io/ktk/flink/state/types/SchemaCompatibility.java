@@ -242,10 +242,9 @@ public final class SchemaCompatibility {
       case TIME -> "times of day of different units or widths are different types"
           + " (Kartothek does not normalize time32 and time64)";
       case FIXED_SIZE_BINARY -> "fixed-size binary data of different widths are different types";
-      case SIGNED_INTEGER, UNSIGNED_INTEGER, FLOAT -> normalized
-          ? "different " + typeClass.description()
-          : "types inside a struct are not normalized, so " + ArrowTypeNames.name(committed) + " and "
-              + ArrowTypeNames.name(offered) + " are different types";
+      // Normalized integers and floats are all 64 bits wide, so they differ only inside structs.
+      case SIGNED_INTEGER, UNSIGNED_INTEGER, FLOAT -> (normalized ? "" : "types inside a struct are not normalized, so ")
+          + ArrowTypeNames.name(committed) + " and " + ArrowTypeNames.name(offered) + " are different types";
       default -> ArrowTypeNames.name(committed) + " and " + ArrowTypeNames.name(offered) + " are different types";
     };
   }

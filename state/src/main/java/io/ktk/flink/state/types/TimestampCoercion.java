@@ -31,7 +31,8 @@ import org.apache.flink.table.data.TimestampData;
  * a {@code timestamp} without zone) count microseconds of the wall clock as if it were UTC,
  * which is what Arrow and Parquet store for timestamps without a time zone. {@link Instant}s
  * and zoned Arrow timestamps count microseconds since 1970-01-01T00:00:00Z. Values are shown
- * in ISO-8601 form, with a {@code Z} when they are instants.
+ * in ISO-8601 form, with a {@code Z} when they are instants ({@code TimestampData} does not say
+ * whether it is one, so it is always shown without).
  */
 public final class TimestampCoercion {
   private static final String PRECISION_RULE =

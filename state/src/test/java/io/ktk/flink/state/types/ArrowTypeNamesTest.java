@@ -135,7 +135,8 @@ class ArrowTypeNamesTest {
     fields.add(new Field("c" + fields.size(), FieldType.nullable(new ArrowType.Map(true)),
         List.of(new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE),
             List.of(notNull("key", INT32), list("value", item(INT8)))))));
-    fields.add(new Field("c" + fields.size(), FieldType.nullable(new ArrowType.Union(UnionMode.Sparse, new int[] {0, 1})),
+    fields.add(new Field("c" + fields.size(),
+        FieldType.nullable(new ArrowType.Union(UnionMode.Sparse, new int[] {0, 1})),
         List.of(col("a", INT8), col("b", STRING))));
     Schema schema = new Schema(fields);
 

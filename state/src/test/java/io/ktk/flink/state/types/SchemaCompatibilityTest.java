@@ -203,7 +203,8 @@ class SchemaCompatibilityTest {
     assertThatThrownBy(() -> SchemaCompatibility.check("ds", schema(committed),
         schema(struct("s", col("b", STRING), col("a", INT64)))))
         .isInstanceOf(IncompatibleSchemaException.class)
-        .hasMessageContaining("struct fields must have the same names in the same order (committed [a, b], offered [b, a])");
+        .hasMessageContaining(
+            "struct fields must have the same names in the same order (committed [a, b], offered [b, a])");
     assertThatThrownBy(() -> SchemaCompatibility.check("ds", schema(committed),
         schema(struct("s", col("a", INT64)))))
         .hasMessageContaining("(committed [a, b], offered [a])");
