@@ -9,6 +9,7 @@ import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
+import io.ktk.flink.state.types.IncompatibleSchemaException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -233,5 +234,31 @@ class CommitLogTest {
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS))
         .isInstanceOf(CorruptDatasetException.class)
         .hasMessageContaining("version 1 is missing but version 2 exists");
+  }
+
+  @Test
+  void committedNullColumnTakesTheFirstConcreteTypeAndThenRefusesOthers() throws IOException {
+    Schema allNullV = new Schema(List.of(SCHEMA.getFields().get(0), SCHEMA.getFields().get(1),
+        field("v", new ArrowType.Null())));
+    Schema int8C = new Schema(List.of(SCHEMA.getFields().get(0), field("c", new ArrowType.Int(8, true)),
+        SCHEMA.getFields().get(2)));
+    Schema intV = new Schema(List.of(SCHEMA.getFields().get(0), SCHEMA.getFields().get(1),
+        field("v", new ArrowType.Int(64, true))));
+    CommitLog log = CommitLog.open(store, DATASET, OPTIONS);
+    log.commit(CommitRequest.append(List.of("p"), allNullV, List.of(file("x", 1))));
+    assertThat(log.state().schema().findField("v").getType()).isEqualTo(new ArrowType.Null());
+
+    CommitLog other = CommitLog.open(store, DATASET, OPTIONS);
+    log.commit(CommitRequest.append(List.of("p"), int8C, List.of(file("x", 1))));
+    assertThat(log.state().schema()).as("int8 normalized, null column took double").isEqualTo(SCHEMA);
+
+    // `other` still believes v is null-typed: its rebase must re-validate against double.
+    assertThatThrownBy(() -> other.commit(CommitRequest.append(List.of("p"), intV, List.of(file("y", 1)))))
+        .isInstanceOf(IncompatibleSchemaException.class)
+        .hasMessageContaining("'sales'")
+        .hasMessageContaining("'v'")
+        .hasMessageContaining("double")
+        .hasMessageContaining("int64");
+    assertThat(CommitLog.open(store, DATASET, OPTIONS).state().version()).isEqualTo(1);
   }
 }
