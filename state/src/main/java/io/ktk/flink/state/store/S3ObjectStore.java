@@ -1,0 +1,466 @@
+package io.ktk.flink.state.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
+
+/**
+ * An {@link ObjectStore} over an S3 bucket prefix, {@code s3://bucket/prefix}; the key {@code
+ * a/b.json} of {@code s3://data/cubes} is the S3 object {@code cubes/a/b.json} in bucket {@code
+ * data}. Works with AWS and S3-compatible services (see {@link StoreOptions}).
+ *
+ * <p>{@link #putIfAbsent} is a PutObject with {@code If-None-Match: *}, which S3 evaluates
+ * atomically: 412 Precondition Failed (or 409 ConditionalRequestConflict while a concurrent
+ * conditional write is in flight) means another writer owns the key. {@link #create} buffers a part
+ * in memory and switches to a multipart upload above the multipart threshold (see {@link
+ * S3OutputStream}).
+ *
+ * <p>Requests time out and retry briefly (connect {@value #CONNECT_TIMEOUT_SECONDS} s, {@value
+ * #MAX_ATTEMPTS} attempts) so that an unreachable endpoint fails within seconds; every failure is
+ * an {@link IOException} naming the operation, the key, the store and the endpoint.
+ */
+public final class S3ObjectStore implements ObjectStore {
+  static final int CONNECT_TIMEOUT_SECONDS = 3;
+  static final int SOCKET_TIMEOUT_SECONDS = 30;
+  static final int MAX_ATTEMPTS = 3;
+  private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+  private static final Pattern IP_ADDRESS = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
+
+  private final String url;
+  private final String bucket;
+  /** The S3 key prefix of every object: empty or ending with {@code /}. */
+  private final String root;
+  private final S3Settings settings;
+  private final String endpoint;
+  private final AwsCredentialsProvider credentials;
+  private final S3Client client;
+
+  private S3ObjectStore(String url, String bucket, String root, S3Settings settings) {
+    this.url = url;
+    this.bucket = bucket;
+    this.root = root;
+    this.settings = settings;
+    this.endpoint = settings.endpoint() == null ? "AWS" : settings.endpoint().toString();
+    this.credentials = credentials(settings);
+    this.client = client(url, settings, credentials);
+  }
+
+  /** Opens {@code s3://bucket} or {@code s3://bucket/prefix} with the options of {@link StoreOptions}. */
+  static S3ObjectStore open(String url, Map<String, String> options) {
+    if (!url.startsWith("s3://") || url.length() == 5 || url.charAt(5) == '/') {
+      throw new InvalidStoreUrlException(
+          "Cannot open store '" + url + "': the URL names no bucket; use s3://bucket or s3://bucket/prefix");
+    }
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new InvalidStoreUrlException("Cannot open store '" + url + "': " + e.getMessage()
+          + "; use s3://bucket/prefix with special characters percent-encoded", e);
+    }
+    String bucket = uri.getRawAuthority();
+    if (bucket == null || bucket.isEmpty()) {
+      throw new InvalidStoreUrlException(
+          "Cannot open store '" + url + "': the URL names no bucket; use s3://bucket or s3://bucket/prefix");
+    }
+    if (!BUCKET.matcher(bucket).matches() || bucket.contains("..") || IP_ADDRESS.matcher(bucket).matches()) {
+      throw new InvalidStoreUrlException("Cannot open store '" + url + "': '" + bucket
+          + "' is not a valid bucket name; use 3 to 63 lowercase letters, digits, dots and hyphens,"
+          + " starting and ending with a letter or digit");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new InvalidStoreUrlException(
+          "Cannot open store '" + url + "': a store URL has no query or fragment; give options separately");
+    }
+    String prefix = uri.getPath() == null ? "" : uri.getPath().replaceAll("^/+|/+$", "");
+    if (!prefix.isEmpty()) {
+      try {
+        ObjectKeys.checkKey(prefix);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidStoreUrlException("Cannot open store '" + url + "': the prefix is not usable: "
+            + e.getMessage(), e);
+      }
+    }
+    S3Settings settings = StoreOptions.s3(url, options);
+    return new S3ObjectStore(url, bucket, prefix.isEmpty() ? "" : prefix + "/", settings);
+  }
+
+  @Override
+  public String url() {
+    return url;
+  }
+
+  @Override
+  public byte[] get(String key) throws IOException {
+    try {
+      return client.getObjectAsBytes(r -> r.bucket(bucket).key(objectKey(key))).asByteArrayUnsafe();
+    } catch (NoSuchKeyException e) {
+      throw new NoSuchObjectException(url, key);
+    } catch (SdkException e) {
+      throw failure("read", key, e);
+    }
+  }
+
+  @Override
+  public byte[] getRange(String key, long offset, int length) throws IOException {
+    String objectKey = objectKey(key);
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException(
+          "Cannot read " + length + " bytes at offset " + offset + " of " + key + ": both must be >= 0");
+    }
+    if (length == 0) {
+      // HTTP cannot ask for an empty range; still fail like a read would.
+      long size = head(key).orElseThrow(() -> new NoSuchObjectException(url, key)).size();
+      if (offset > size) {
+        throw beyondEnd(key, offset, length, size);
+      }
+      return new byte[0];
+    }
+    String range = "bytes=" + offset + "-" + (offset + length - 1);
+    ResponseBytes<GetObjectResponse> response;
+    try {
+      response = client.getObjectAsBytes(r -> r.bucket(bucket).key(objectKey).range(range));
+    } catch (NoSuchKeyException e) {
+      throw new NoSuchObjectException(url, key);
+    } catch (S3Exception e) {
+      if (e.statusCode() == 416) {
+        throw beyondEnd(key, offset, length, head(key).map(ObjectInfo::size).orElse(-1L));
+      }
+      throw failure("read", key, e);
+    } catch (SdkException e) {
+      throw failure("read", key, e);
+    }
+    byte[] bytes = response.asByteArrayUnsafe();
+    if (bytes.length != length) {
+      String contentRange = response.response().contentRange();
+      long size = contentRange == null ? -1 : Long.parseLong(contentRange.substring(contentRange.indexOf('/') + 1));
+      throw beyondEnd(key, offset, length, size);
+    }
+    return bytes;
+  }
+
+  private IOException beyondEnd(String key, long offset, int length, long size) {
+    return new IOException("Cannot read bytes " + offset + ".." + (offset + length) + " of " + key + " in "
+        + url + ": the object has " + (size < 0 ? "fewer" : String.valueOf(size)) + " bytes");
+  }
+
+  @Override
+  public InputStream open(String key) throws IOException {
+    try {
+      return new AbortingInputStream(client.getObject(r -> r.bucket(bucket).key(objectKey(key))));
+    } catch (NoSuchKeyException e) {
+      throw new NoSuchObjectException(url, key);
+    } catch (SdkException e) {
+      throw failure("read", key, e);
+    }
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    String objectKey = objectKey(key);
+    try {
+      client.putObject(r -> r.bucket(bucket).key(objectKey), body(data, 0, data.length));
+    } catch (SdkException e) {
+      throw failure("write", key, e);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>When the SDK had to retry (an attempt failed without an answer, though S3 may have
+   * executed it) and the retry finds the key taken, the object is read back: equal bytes mean the
+   * earlier attempt was ours, so this returns {@code true}. Two callers writing identical bytes
+   * could then both see {@code true}; the commit protocol writes a writer id into every entry.
+   */
+  @Override
+  public boolean putIfAbsent(String key, byte[] data) throws IOException {
+    String objectKey = objectKey(key);
+    try {
+      client.putObject(r -> r.bucket(bucket).key(objectKey).ifNoneMatch("*"), body(data, 0, data.length));
+      return true;
+    } catch (S3Exception e) {
+      if (e.statusCode() != 412 && e.statusCode() != 409) {
+        throw failure("create", key, e);
+      }
+      if (e.numAttempts() != null && e.numAttempts() > 1) {
+        try {
+          return Arrays.equals(get(key), data);
+        } catch (NoSuchObjectException gone) {
+          return false; // the winner's object was deleted since: still not ours
+        }
+      }
+      return false;
+    } catch (SdkException e) {
+      throw failure("create", key, e);
+    }
+  }
+
+  @Override
+  public ObjectOutputStream create(String key) {
+    return new S3OutputStream(this, key, objectKey(key), settings.multipartThreshold(), settings.partSize());
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) throws IOException {
+    try {
+      HeadObjectResponse response = client.headObject(r -> r.bucket(bucket).key(objectKey(key)));
+      return Optional.of(new ObjectInfo(key, response.contentLength(), response.lastModified()));
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        return Optional.empty();
+      }
+      throw failure("stat", key, e);
+    } catch (SdkException e) {
+      throw failure("stat", key, e);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The first page is read by this call; a later page that cannot be read makes the
+   * iterator throw an {@link java.io.UncheckedIOException}.
+   */
+  @Override
+  public Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException {
+    requireNonNull(prefix, "prefix is null");
+    return new Listing(prefix, startAfter);
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    String objectKey = objectKey(key);
+    try {
+      client.deleteObject(r -> r.bucket(bucket).key(objectKey));
+    } catch (SdkException e) {
+      throw failure("delete", key, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    if (credentials instanceof SdkAutoCloseable closeable) {
+      closeable.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "S3ObjectStore{" + url + ", endpoint=" + endpoint + "}";
+  }
+
+  S3Client client() {
+    return client;
+  }
+
+  String bucket() {
+    return bucket;
+  }
+
+  String objectKey(String key) {
+    ObjectKeys.checkKey(key);
+    return root + key;
+  }
+
+  /** A body over {@code length} bytes of {@code data} from {@code offset}, not copied, re-readable for retries. */
+  static RequestBody body(byte[] data, int offset, int length) {
+    return RequestBody.fromContentProvider(
+        () -> new ByteArrayInputStream(data, offset, length), length, "application/octet-stream");
+  }
+
+  /** "Cannot read k in s3://b/p (endpoint http://h:1): S3 answered 403 AccessDenied: ..." */
+  IOException failure(String action, String key, SdkException e) {
+    String reason;
+    if (e instanceof S3Exception s3 && s3.awsErrorDetails() != null) {
+      reason = "S3 answered " + s3.statusCode() + " " + s3.awsErrorDetails().errorCode() + ": "
+          + s3.awsErrorDetails().errorMessage();
+    } else {
+      reason = e.getMessage();
+    }
+    String attempts = e.numAttempts() != null && e.numAttempts() > 1 ? " (after " + e.numAttempts() + " attempts)" : "";
+    return new IOException(
+        "Cannot " + action + " " + key + " in " + url + " (endpoint " + endpoint + "): " + reason + attempts, e);
+  }
+
+  private static AwsCredentialsProvider credentials(S3Settings settings) {
+    if (settings.anonymous()) {
+      return AnonymousCredentialsProvider.create();
+    }
+    if (settings.accessKeyId() == null) {
+      return DefaultCredentialsProvider.builder().build();
+    }
+    return StaticCredentialsProvider.create(
+        settings.sessionToken() == null
+            ? AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey())
+            : AwsSessionCredentials.create(settings.accessKeyId(), settings.secretAccessKey(), settings.sessionToken()));
+  }
+
+  private static S3Client client(String url, S3Settings settings, AwsCredentialsProvider credentials) {
+    S3ClientBuilder builder =
+        S3Client.builder()
+            .region(region(url, settings))
+            .credentialsProvider(credentials)
+            .forcePathStyle(settings.pathStyle())
+            .httpClientBuilder(
+                Apache5HttpClient.builder()
+                    .connectionTimeout(Duration.ofSeconds(CONNECT_TIMEOUT_SECONDS))
+                    .socketTimeout(Duration.ofSeconds(SOCKET_TIMEOUT_SECONDS)))
+            // The SDK retries 5xx, throttling and I/O errors only; never 409 or 412.
+            .overrideConfiguration(c -> c.retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)));
+    if (settings.endpoint() != null) {
+      builder.endpointOverride(settings.endpoint());
+    }
+    return builder.build();
+  }
+
+  private static Region region(String url, S3Settings settings) {
+    if (settings.region() != null) {
+      return Region.of(settings.region());
+    }
+    try {
+      return DefaultAwsRegionProviderChain.builder().build().getRegion();
+    } catch (SdkClientException e) {
+      if (settings.endpoint() != null) {
+        return Region.US_EAST_1; // what S3-compatible services expect in signatures by default
+      }
+      throw new InvalidStoreUrlException("Cannot open store '" + url + "': no AWS region found ("
+          + e.getMessage() + "); set the option " + StoreOptions.REGION + " or AWS_REGION", e);
+    }
+  }
+
+  /** Lists page by page with ListObjectsV2; S3 returns keys in ascending UTF-8 byte order. */
+  private final class Listing implements Iterator<ObjectInfo> {
+    private final String prefix;
+    private final String s3Prefix;
+    private final String s3StartAfter;
+    private Iterator<S3Object> page;
+    private String continuationToken;
+    private boolean lastPage;
+    private ObjectInfo next;
+
+    Listing(String prefix, String startAfter) throws IOException {
+      this.prefix = prefix;
+      this.s3Prefix = root + prefix;
+      this.s3StartAfter = startAfter == null ? null : root + startAfter;
+      fetch();
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null) {
+        if (page.hasNext()) {
+          S3Object object = page.next();
+          // Folder markers ("dir/") that consoles create are not objects of a store.
+          if (!object.key().endsWith("/")) {
+            next = new ObjectInfo(object.key().substring(root.length()), object.size(), object.lastModified());
+          }
+        } else if (lastPage) {
+          return false;
+        } else {
+          try {
+            fetch();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public ObjectInfo next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      ObjectInfo result = next;
+      next = null;
+      return result;
+    }
+
+    private void fetch() throws IOException {
+      ListObjectsV2Response response;
+      try {
+        response =
+            client.listObjectsV2(
+                r -> r.bucket(bucket).prefix(s3Prefix).maxKeys(settings.listPageSize())
+                    .startAfter(s3StartAfter).continuationToken(continuationToken));
+      } catch (SdkException e) {
+        throw failure("list keys under", "'" + prefix + "'", e);
+      }
+      page = response.contents().iterator();
+      continuationToken = response.nextContinuationToken();
+      lastPage = !Boolean.TRUE.equals(response.isTruncated()) || continuationToken == null;
+    }
+  }
+  /** Aborts the connection when closed before the end, rather than draining the rest of a large object. */
+  private static final class AbortingInputStream extends FilterInputStream {
+    private final ResponseInputStream<GetObjectResponse> response;
+    private boolean atEnd;
+
+    AbortingInputStream(ResponseInputStream<GetObjectResponse> response) {
+      super(response);
+      this.response = response;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      atEnd |= b < 0;
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      atEnd |= n < 0;
+      return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!atEnd) {
+        response.abort();
+      }
+      response.close();
+    }
+  }
+}
