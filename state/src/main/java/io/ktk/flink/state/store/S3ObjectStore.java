@@ -6,31 +6,17 @@ import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.regex.Pattern;
-import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -50,17 +36,11 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  * in memory and switches to a multipart upload above the multipart threshold (see {@link
  * S3OutputStream}).
  *
- * <p>Requests time out and retry briefly (connect {@value #CONNECT_TIMEOUT_SECONDS} s, {@value
- * #MAX_ATTEMPTS} attempts) so that an unreachable endpoint fails within seconds; every failure is
- * an {@link IOException} naming the operation, the key, the store and the endpoint.
+ * <p>Requests time out and retry briefly (see {@link S3Settings}), so that an unreachable endpoint
+ * fails within seconds; every failure is an {@link IOException} naming the operation, the key, the
+ * store and the endpoint.
  */
 public final class S3ObjectStore implements ObjectStore {
-  static final int CONNECT_TIMEOUT_SECONDS = 3;
-  static final int SOCKET_TIMEOUT_SECONDS = 30;
-  static final int MAX_ATTEMPTS = 3;
-  private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
-  private static final Pattern IP_ADDRESS = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
-
   private final String url;
   private final String bucket;
   /** The S3 key prefix of every object: empty or ending with {@code /}. */
@@ -70,54 +50,25 @@ public final class S3ObjectStore implements ObjectStore {
   private final AwsCredentialsProvider credentials;
   private final S3Client client;
 
-  private S3ObjectStore(String url, String bucket, String root, S3Settings settings) {
+  private S3ObjectStore(String url, S3Location location, S3Settings settings) {
     this.url = url;
-    this.bucket = bucket;
-    this.root = root;
+    this.bucket = location.bucket();
+    this.root = location.root();
     this.settings = settings;
     this.endpoint = settings.endpoint() == null ? "AWS" : settings.endpoint().toString();
-    this.credentials = credentials(settings);
-    this.client = client(url, settings, credentials);
+    this.credentials = settings.credentialsProvider();
+    try {
+      this.client = settings.newClient(url, credentials);
+    } catch (RuntimeException e) {
+      closeCredentials();
+      throw e;
+    }
   }
 
   /** Opens {@code s3://bucket} or {@code s3://bucket/prefix} with the options of {@link StoreOptions}. */
   static S3ObjectStore open(String url, Map<String, String> options) {
-    if (!url.startsWith("s3://") || url.length() == 5 || url.charAt(5) == '/') {
-      throw new InvalidStoreUrlException(
-          "Cannot open store '" + url + "': the URL names no bucket; use s3://bucket or s3://bucket/prefix");
-    }
-    URI uri;
-    try {
-      uri = new URI(url);
-    } catch (URISyntaxException e) {
-      throw new InvalidStoreUrlException("Cannot open store '" + url + "': " + e.getMessage()
-          + "; use s3://bucket/prefix with special characters percent-encoded", e);
-    }
-    String bucket = uri.getRawAuthority();
-    if (bucket == null || bucket.isEmpty()) {
-      throw new InvalidStoreUrlException(
-          "Cannot open store '" + url + "': the URL names no bucket; use s3://bucket or s3://bucket/prefix");
-    }
-    if (!BUCKET.matcher(bucket).matches() || bucket.contains("..") || IP_ADDRESS.matcher(bucket).matches()) {
-      throw new InvalidStoreUrlException("Cannot open store '" + url + "': '" + bucket
-          + "' is not a valid bucket name; use 3 to 63 lowercase letters, digits, dots and hyphens,"
-          + " starting and ending with a letter or digit");
-    }
-    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      throw new InvalidStoreUrlException(
-          "Cannot open store '" + url + "': a store URL has no query or fragment; give options separately");
-    }
-    String prefix = uri.getPath() == null ? "" : uri.getPath().replaceAll("^/+|/+$", "");
-    if (!prefix.isEmpty()) {
-      try {
-        ObjectKeys.checkKey(prefix);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidStoreUrlException("Cannot open store '" + url + "': the prefix is not usable: "
-            + e.getMessage(), e);
-      }
-    }
-    S3Settings settings = StoreOptions.s3(url, options);
-    return new S3ObjectStore(url, bucket, prefix.isEmpty() ? "" : prefix + "/", settings);
+    S3Location location = S3Location.parse(url);
+    return new S3ObjectStore(url, location, StoreOptions.s3(url, options));
   }
 
   @Override
@@ -127,8 +78,9 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public byte[] get(String key) throws IOException {
+    String objectKey = objectKey(key);
     try {
-      return client.getObjectAsBytes(r -> r.bucket(bucket).key(objectKey(key))).asByteArrayUnsafe();
+      return client.getObjectAsBytes(r -> r.bucket(bucket).key(objectKey)).asByteArrayUnsafe();
     } catch (NoSuchKeyException e) {
       throw new NoSuchObjectException(url, key);
     } catch (SdkException e) {
@@ -181,8 +133,9 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public InputStream open(String key) throws IOException {
+    String objectKey = objectKey(key);
     try {
-      return new AbortingInputStream(client.getObject(r -> r.bucket(bucket).key(objectKey(key))));
+      return new ObjectInputStream(client.getObject(r -> r.bucket(bucket).key(objectKey)), key);
     } catch (NoSuchKeyException e) {
       throw new NoSuchObjectException(url, key);
     } catch (SdkException e) {
@@ -238,8 +191,9 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
+    String objectKey = objectKey(key);
     try {
-      HeadObjectResponse response = client.headObject(r -> r.bucket(bucket).key(objectKey(key)));
+      HeadObjectResponse response = client.headObject(r -> r.bucket(bucket).key(objectKey));
       return Optional.of(new ObjectInfo(key, response.contentLength(), response.lastModified()));
     } catch (NoSuchKeyException e) {
       return Optional.empty();
@@ -278,6 +232,10 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public void close() {
     client.close();
+    closeCredentials();
+  }
+
+  private void closeCredentials() {
     if (credentials instanceof SdkAutoCloseable closeable) {
       closeable.close();
     }
@@ -319,52 +277,6 @@ public final class S3ObjectStore implements ObjectStore {
     String attempts = e.numAttempts() != null && e.numAttempts() > 1 ? " (after " + e.numAttempts() + " attempts)" : "";
     return new IOException(
         "Cannot " + action + " " + key + " in " + url + " (endpoint " + endpoint + "): " + reason + attempts, e);
-  }
-
-  private static AwsCredentialsProvider credentials(S3Settings settings) {
-    if (settings.anonymous()) {
-      return AnonymousCredentialsProvider.create();
-    }
-    if (settings.accessKeyId() == null) {
-      return DefaultCredentialsProvider.builder().build();
-    }
-    return StaticCredentialsProvider.create(
-        settings.sessionToken() == null
-            ? AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey())
-            : AwsSessionCredentials.create(settings.accessKeyId(), settings.secretAccessKey(), settings.sessionToken()));
-  }
-
-  private static S3Client client(String url, S3Settings settings, AwsCredentialsProvider credentials) {
-    S3ClientBuilder builder =
-        S3Client.builder()
-            .region(region(url, settings))
-            .credentialsProvider(credentials)
-            .forcePathStyle(settings.pathStyle())
-            .httpClientBuilder(
-                Apache5HttpClient.builder()
-                    .connectionTimeout(Duration.ofSeconds(CONNECT_TIMEOUT_SECONDS))
-                    .socketTimeout(Duration.ofSeconds(SOCKET_TIMEOUT_SECONDS)))
-            // The SDK retries 5xx, throttling and I/O errors only; never 409 or 412.
-            .overrideConfiguration(c -> c.retryStrategy(r -> r.maxAttempts(MAX_ATTEMPTS)));
-    if (settings.endpoint() != null) {
-      builder.endpointOverride(settings.endpoint());
-    }
-    return builder.build();
-  }
-
-  private static Region region(String url, S3Settings settings) {
-    if (settings.region() != null) {
-      return Region.of(settings.region());
-    }
-    try {
-      return DefaultAwsRegionProviderChain.builder().build().getRegion();
-    } catch (SdkClientException e) {
-      if (settings.endpoint() != null) {
-        return Region.US_EAST_1; // what S3-compatible services expect in signatures by default
-      }
-      throw new InvalidStoreUrlException("Cannot open store '" + url + "': no AWS region found ("
-          + e.getMessage() + "); set the option " + StoreOptions.REGION + " or AWS_REGION", e);
-    }
   }
 
   /** Lists page by page with ListObjectsV2; S3 returns keys in ascending UTF-8 byte order. */
@@ -431,28 +343,41 @@ public final class S3ObjectStore implements ObjectStore {
       lastPage = !Boolean.TRUE.equals(response.isTruncated()) || continuationToken == null;
     }
   }
-  /** Aborts the connection when closed before the end, rather than draining the rest of a large object. */
-  private static final class AbortingInputStream extends FilterInputStream {
+  /**
+   * Reports read failures as {@link IOException}s naming the key, and aborts the connection when
+   * closed before the end rather than draining the rest of a large object.
+   */
+  private final class ObjectInputStream extends FilterInputStream {
     private final ResponseInputStream<GetObjectResponse> response;
+    private final String key;
     private boolean atEnd;
 
-    AbortingInputStream(ResponseInputStream<GetObjectResponse> response) {
+    ObjectInputStream(ResponseInputStream<GetObjectResponse> response, String key) {
       super(response);
       this.response = response;
+      this.key = key;
     }
 
     @Override
     public int read() throws IOException {
-      int b = super.read();
-      atEnd |= b < 0;
-      return b;
+      try {
+        int b = super.read();
+        atEnd |= b < 0;
+        return b;
+      } catch (SdkException e) {
+        throw failure("read", key, e);
+      }
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      atEnd |= n < 0;
-      return n;
+      try {
+        int n = super.read(b, off, len);
+        atEnd |= n < 0;
+        return n;
+      } catch (SdkException e) {
+        throw failure("read", key, e);
+      }
     }
 
     @Override

@@ -150,7 +150,7 @@ final class S3OutputStream extends ObjectStore.ObjectOutputStream {
 
   private void append(byte[] b, int off, int len) {
     if (count + len > buffer.length) {
-      int capacity = Math.max(count + len, Math.min(2 * buffer.length, Math.max(threshold, partSize)));
+      int capacity = (int) Math.max(count + len, Math.min(2L * buffer.length, Math.max(threshold, partSize)));
       buffer = Arrays.copyOf(buffer, capacity);
     }
     System.arraycopy(b, off, buffer, count, len);

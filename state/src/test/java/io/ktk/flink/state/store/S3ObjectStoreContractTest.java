@@ -34,8 +34,12 @@ abstract class S3ObjectStoreContractTest extends ObjectStoreContractTest {
   }
 
   private ObjectStore open(String prefix) {
+    return open(prefix, MULTIPART_THRESHOLD);
+  }
+
+  private ObjectStore open(String prefix, int multipartThreshold) {
     Map<String, String> options = new HashMap<>(proxy().options());
-    options.put(StoreOptions.MULTIPART_THRESHOLD, String.valueOf(MULTIPART_THRESHOLD));
+    options.put(StoreOptions.MULTIPART_THRESHOLD, String.valueOf(multipartThreshold));
     options.put(StoreOptions.PART_SIZE, String.valueOf(PART));
     options.put(StoreOptions.LIST_PAGE_SIZE, "2");
     return ObjectStores.open(proxy().url(prefix), options);
@@ -64,6 +68,23 @@ abstract class S3ObjectStoreContractTest extends ObjectStoreContractTest {
     out.close();
     assertThat(pendingUploads()).isEmpty();
     assertThat(store.get("big/streamed.bin")).isEqualTo(data);
+  }
+
+  @Test
+  void thresholdAboveThePartSizeSendsAllBufferedPartsOnceExceeded() throws IOException {
+    int threshold = 2 * PART + 7;
+    byte[] data = randomBytes(new Random(13), threshold + 1 + PART);
+    try (ObjectStore twoParts = open(prefix + "/two-parts", threshold)) {
+      ObjectOutputStream out = twoParts.create("object.bin");
+      out.write(data, 0, threshold);
+      assertThat(pendingUploads()).isEmpty();
+      out.write(data, threshold, 1);
+      assertThat(pendingUploads()).containsExactly(prefix + "/two-parts/object.bin");
+      out.write(data, threshold + 1, PART);
+      out.close();
+      assertThat(twoParts.get("object.bin")).isEqualTo(data);
+    }
+    assertThat(pendingUploads()).isEmpty();
   }
 
   @Test
