@@ -33,7 +33,8 @@ public final class ObjectStores {
     switch (scheme.group(1)) {
       case "file":
         URI uri = parse(url);
-        if (uri.getPath() == null || uri.getPath().isEmpty() || uri.getAuthority() != null && !uri.getAuthority().isEmpty()) {
+        boolean hasAuthority = uri.getAuthority() != null && !uri.getAuthority().isEmpty();
+        if (uri.getPath() == null || uri.getPath().isEmpty() || hasAuthority) {
           throw new InvalidStoreUrlException(
               "Cannot open store '" + url + "': a local store URL is file:///absolute/path");
         }

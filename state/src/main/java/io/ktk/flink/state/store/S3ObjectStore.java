@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -120,6 +122,7 @@ public final class S3ObjectStore implements ObjectStore {
     byte[] bytes = response.asByteArrayUnsafe();
     if (bytes.length != length) {
       String contentRange = response.response().contentRange();
+      // "bytes 8-9/10": the size follows the slash
       long size = contentRange == null ? -1 : Long.parseLong(contentRange.substring(contentRange.indexOf('/') + 1));
       throw beyondEnd(key, offset, length, size);
     }
@@ -135,7 +138,7 @@ public final class S3ObjectStore implements ObjectStore {
   public InputStream open(String key) throws IOException {
     String objectKey = objectKey(key);
     try {
-      return new ObjectInputStream(client.getObject(r -> r.bucket(bucket).key(objectKey)), key);
+      return new ResponseStream(client.getObject(r -> r.bucket(bucket).key(objectKey)), key);
     } catch (NoSuchKeyException e) {
       throw new NoSuchObjectException(url, key);
     } catch (SdkException e) {
@@ -211,7 +214,7 @@ public final class S3ObjectStore implements ObjectStore {
    * {@inheritDoc}
    *
    * <p>The first page is read by this call; a later page that cannot be read makes the
-   * iterator throw an {@link java.io.UncheckedIOException}.
+   * iterator throw an {@link UncheckedIOException}.
    */
   @Override
   public Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException {
@@ -259,7 +262,7 @@ public final class S3ObjectStore implements ObjectStore {
     return root + key;
   }
 
-  /** A body over {@code length} bytes of {@code data} from {@code offset}, not copied, re-readable for retries. */
+  /** A body of {@code length} bytes of {@code data} from {@code offset}, not copied, re-readable by retries. */
   static RequestBody body(byte[] data, int offset, int length) {
     return RequestBody.fromContentProvider(
         () -> new ByteArrayInputStream(data, offset, length), length, "application/octet-stream");
@@ -267,16 +270,17 @@ public final class S3ObjectStore implements ObjectStore {
 
   /** "Cannot read k in s3://b/p (endpoint http://h:1): S3 answered 403 AccessDenied: ..." */
   IOException failure(String action, String key, SdkException e) {
-    String reason;
-    if (e instanceof S3Exception s3 && s3.awsErrorDetails() != null) {
-      reason = "S3 answered " + s3.statusCode() + " " + s3.awsErrorDetails().errorCode() + ": "
-          + s3.awsErrorDetails().errorMessage();
-    } else {
-      reason = e.getMessage();
+    String reason = e.getMessage();
+    if (e instanceof S3Exception s3) {
+      AwsErrorDetails details = s3.awsErrorDetails();
+      boolean detailed = details != null && details.errorCode() != null;
+      reason = "S3 answered " + s3.statusCode()
+          + (detailed ? " " + details.errorCode() + ": " + details.errorMessage() : ": " + e.getMessage());
     }
-    String attempts = e.numAttempts() != null && e.numAttempts() > 1 ? " (after " + e.numAttempts() + " attempts)" : "";
+    Integer attempts = e.numAttempts();
+    String retried = attempts != null && attempts > 1 ? " (after " + attempts + " attempts)" : "";
     return new IOException(
-        "Cannot " + action + " " + key + " in " + url + " (endpoint " + endpoint + "): " + reason + attempts, e);
+        "Cannot " + action + " " + key + " in " + url + " (endpoint " + endpoint + "): " + reason + retried, e);
   }
 
   /** Lists page by page with ListObjectsV2; S3 returns keys in ascending UTF-8 byte order. */
@@ -311,7 +315,7 @@ public final class S3ObjectStore implements ObjectStore {
           try {
             fetch();
           } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
           }
         }
       }
@@ -347,12 +351,12 @@ public final class S3ObjectStore implements ObjectStore {
    * Reports read failures as {@link IOException}s naming the key, and aborts the connection when
    * closed before the end rather than draining the rest of a large object.
    */
-  private final class ObjectInputStream extends FilterInputStream {
+  private final class ResponseStream extends FilterInputStream {
     private final ResponseInputStream<GetObjectResponse> response;
     private final String key;
     private boolean atEnd;
 
-    ObjectInputStream(ResponseInputStream<GetObjectResponse> response, String key) {
+    ResponseStream(ResponseInputStream<GetObjectResponse> response, String key) {
       super(response);
       this.response = response;
       this.key = key;

@@ -12,7 +12,8 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
- * Streams an object of unknown size to S3, holding at most one part in memory.
+ * Streams an object of unknown size to S3, holding at most the larger of the multipart threshold
+ * and the part size in memory.
  *
  * <p>Bytes collect in a buffer. While the object is no larger than the multipart threshold
  * nothing is sent, and {@link #close()} writes it with one PutObject. Once the object outgrows the
@@ -133,10 +134,12 @@ final class S3OutputStream extends ObjectStore.ObjectOutputStream {
     done = true;
     buffer = null;
     if (uploadId != null) {
+      String id = uploadId;
       try {
         abortUpload();
       } catch (SdkException e) {
-        throw new UncheckedIOException(store.failure("abort the upload " + uploadId + " of", key, e));
+        // The parts stay, invisible, until a bucket lifecycle rule removes incomplete uploads.
+        throw new UncheckedIOException(store.failure("abort the multipart upload " + id + " of", key, e));
       }
     }
   }
@@ -170,7 +173,7 @@ final class S3OutputStream extends ObjectStore.ObjectOutputStream {
     }
   }
 
-  /** Uploads every full part in the buffer and keeps the rest; the buffer may hold several parts just after {@link #start()}. */
+  /** Uploads every full part in the buffer and keeps the rest; just after {@link #start()} there may be several. */
   private void uploadFullParts() throws IOException {
     int offset = 0;
     while (count - offset >= partSize) {

@@ -2,6 +2,7 @@ package io.ktk.flink.state.store;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -62,21 +63,24 @@ public final class StoreOptions {
     descriptions.put(SESSION_TOKEN, "session token of temporary static credentials (needs both keys)");
     descriptions.put(ANONYMOUS, "true to send unsigned requests (public buckets); default: false");
     descriptions.put(MULTIPART_THRESHOLD, "a streamed object of at most this many bytes is sent in one"
-        + " PutObject, a larger one as a multipart upload; default: " + DEFAULT_MULTIPART_THRESHOLD);
+        + " PutObject, a larger one as a multipart upload; 0 to " + MAX_BUFFER_SIZE + "; default: "
+        + DEFAULT_MULTIPART_THRESHOLD);
     descriptions.put(PART_SIZE, "bytes per multipart part, " + MIN_PART_SIZE + " (5 MiB) to "
-        + MAX_BUFFER_SIZE + "; each open stream buffers one part; default: " + DEFAULT_PART_SIZE);
+        + MAX_BUFFER_SIZE + "; an open stream buffers up to the larger of part-size and multipart-threshold;"
+        + " default: " + DEFAULT_PART_SIZE);
     descriptions.put(LIST_PAGE_SIZE, "keys per ListObjectsV2 request, 1 to 1000; default: "
         + DEFAULT_LIST_PAGE_SIZE);
-    return java.util.Collections.unmodifiableMap(descriptions);
+    return Collections.unmodifiableMap(descriptions);
   }
 
   static void checkKeys(String url, Map<String, String> options, Set<String> allowed) {
     Set<String> unknown = new TreeSet<>(options.keySet());
     unknown.removeAll(allowed);
     if (!unknown.isEmpty()) {
+      String known =
+          allowed.isEmpty() ? "this kind of store takes none" : "known options are " + new TreeSet<>(allowed);
       throw new InvalidStoreUrlException(
-          "Cannot open store '" + url + "': unknown option(s) " + unknown
-              + (allowed.isEmpty() ? "; this kind of store takes none" : "; known options are " + new TreeSet<>(allowed)));
+          "Cannot open store '" + url + "': unknown option(s) " + unknown + "; " + known);
     }
   }
 

@@ -88,7 +88,9 @@ abstract class ObjectStoreContractTest {
   void streamedObjectsOnBothSidesOfTheMultipartThresholdArriveByteForByte() throws IOException {
     long seed = System.nanoTime();
     Random random = new Random(seed);
-    int[] sizes = {1, 1000, PART - 1, PART, MULTIPART_THRESHOLD, MULTIPART_THRESHOLD + 1, 2 * PART + 1, 11 * 1024 * 1024 + 17};
+    int[] sizes = {
+      1, 1000, PART - 1, PART, MULTIPART_THRESHOLD, MULTIPART_THRESHOLD + 1, 2 * PART + 1, 11 * 1024 * 1024 + 17
+    };
     for (int size : sizes) {
       String key = "big/object-" + size + ".bin";
       byte[] data = randomBytes(random, size);
@@ -360,7 +362,8 @@ abstract class ObjectStoreContractTest {
   @Test
   void malformedKeysAreRefused() {
     for (String key : List.of("", "/abs", "dir/", "a//b", "../up", "a/./b")) {
-      assertThatThrownBy(() -> store.put(key, new byte[0])).as("'%s'", key).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> store.put(key, new byte[0])).as("'%s'", key)
+          .isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> store.get(key)).as("'%s'", key).isInstanceOf(IllegalArgumentException.class);
       assertThatThrownBy(() -> store.create(key)).as("'%s'", key).isInstanceOf(IllegalArgumentException.class);
     }

@@ -99,7 +99,8 @@ class S3ObjectStoreOptionsTest {
         "anonymous=true contradicts the static keys", "");
     assertRefused("s3://bucket/x", Map.of("endpoint", "localhost:9000"), "option endpoint is 'localhost:9000'",
         "use an http:// or https:// URL");
-    assertRefused("s3://bucket/x", Map.of("endpoint", "http://"), "option endpoint is 'http://'", "http://127.0.0.1:9000");
+    assertRefused("s3://bucket/x", Map.of("endpoint", "http://"), "option endpoint is 'http://'",
+        "http://127.0.0.1:9000");
     assertRefused("s3://bucket/x", Map.of("region", "EU West"), "option region is 'EU West'", "such as eu-west-1");
   }
 
