@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -55,17 +56,23 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public byte[] get(String key) throws IOException {
+    Path path = resolve(key);
     try {
-      return Files.readAllBytes(resolve(key));
-    } catch (NoSuchFileException e) {
-      throw new NoSuchObjectException(url, key);
+      return Files.readAllBytes(path);
+    } catch (FileSystemException e) {
+      throw missingOrRethrow(path, key, e);
     }
   }
 
   @Override
   public byte[] getRange(String key, long offset, int length) throws IOException {
-    try (FileChannel channel = FileChannel.open(resolve(key), StandardOpenOption.READ)) {
-      if (offset < 0 || offset + length > channel.size()) {
+    Path path = resolve(key);
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException(
+          "Cannot read " + length + " bytes at offset " + offset + " of " + key + ": both must be >= 0");
+    }
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      if (offset + length > channel.size()) {
         throw new IOException(
             "Cannot read bytes " + offset + ".." + (offset + length) + " of " + key + " in " + url
                 + ": the object has " + channel.size() + " bytes");
@@ -77,17 +84,18 @@ public final class LocalObjectStore implements ObjectStore {
         }
       }
       return buffer.array();
-    } catch (NoSuchFileException e) {
-      throw new NoSuchObjectException(url, key);
+    } catch (FileSystemException e) {
+      throw missingOrRethrow(path, key, e);
     }
   }
 
   @Override
   public InputStream open(String key) throws IOException {
+    Path path = resolve(key);
     try {
-      return Files.newInputStream(resolve(key));
-    } catch (NoSuchFileException e) {
-      throw new NoSuchObjectException(url, key);
+      return Files.newInputStream(path);
+    } catch (FileSystemException e) {
+      throw missingOrRethrow(path, key, e);
     }
   }
 
@@ -129,15 +137,19 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
+    Path path = resolve(key);
     try {
-      BasicFileAttributes attributes = Files.readAttributes(resolve(key), BasicFileAttributes.class);
+      BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
       if (!attributes.isRegularFile()) {
         return Optional.empty();
       }
       return Optional.of(
           new ObjectInfo(key, attributes.size(), attributes.lastModifiedTime().toInstant()));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
+    } catch (FileSystemException e) {
+      if (isAbsent(path, e)) {
+        return Optional.empty();
+      }
+      throw e;
     }
   }
 
@@ -152,8 +164,8 @@ public final class LocalObjectStore implements ObjectStore {
     if (Files.isDirectory(directory)) {
       collect(directory, directoryKey.isEmpty() ? "" : directoryKey + "/", prefix, found);
     }
-    found.removeIf(info -> startAfter != null && info.key().compareTo(startAfter) <= 0);
-    found.sort((a, b) -> a.key().compareTo(b.key()));
+    found.removeIf(info -> startAfter != null && ObjectKeys.compare(info.key(), startAfter) <= 0);
+    found.sort((a, b) -> ObjectKeys.compare(a.key(), b.key()));
     return Collections.unmodifiableList(found).iterator();
   }
 
@@ -199,6 +211,15 @@ public final class LocalObjectStore implements ObjectStore {
     return "LocalObjectStore{" + url + "}";
   }
 
+  /** A missing file, or a key below a file ({@code a/b} where {@code a} is an object): absent either way. */
+  private static boolean isAbsent(Path path, FileSystemException e) {
+    return e instanceof NoSuchFileException || !Files.isDirectory(path.getParent());
+  }
+
+  private IOException missingOrRethrow(Path path, String key, FileSystemException e) {
+    return isAbsent(path, e) ? new NoSuchObjectException(url, key) : e;
+  }
+
   private Path resolve(String key) {
     ObjectKeys.checkKey(key);
     return root.resolve(key);
@@ -233,12 +254,14 @@ public final class LocalObjectStore implements ObjectStore {
 
     @Override
     public void write(int b) throws IOException {
+      checkOpen();
       out.write(b);
       position++;
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
+      checkOpen();
       out.write(b, off, len);
       position += len;
     }
@@ -246,6 +269,12 @@ public final class LocalObjectStore implements ObjectStore {
     @Override
     public long position() {
       return position;
+    }
+
+    private void checkOpen() throws IOException {
+      if (done) {
+        throw new IOException("Cannot write " + target + ": the stream is closed or aborted");
+      }
     }
 
     @Override

@@ -19,4 +19,23 @@ final class ObjectKeys {
       }
     }
   }
+
+  /**
+   * Orders keys as S3 lists them: by their UTF-8 bytes, which is code point order. {@link
+   * String#compareTo} differs for characters above U+FFFF, which it sees as surrogates.
+   */
+  static int compare(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
 }

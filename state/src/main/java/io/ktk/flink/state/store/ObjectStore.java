@@ -54,6 +54,7 @@ public interface ObjectStore extends AutoCloseable {
   /**
    * Lists the objects whose keys start with {@code prefix}, in ascending key order, page by page
    * as the iterator advances. Keys greater than {@code startAfter} only, when it is non-null.
+   * Keys compare by their UTF-8 bytes (code point order), as S3 lists them.
    */
   Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException;
 

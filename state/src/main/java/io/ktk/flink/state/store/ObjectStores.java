@@ -4,6 +4,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Opens an {@link ObjectStore} from a URL: {@code file:///dir} for a local directory, {@code
@@ -11,6 +13,9 @@ import java.util.Map;
  * credentials).
  */
 public final class ObjectStores {
+  private static final Pattern SCHEME = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]*):.*", Pattern.DOTALL);
+  private static final String USE = "use file:///dir or s3://bucket/prefix";
+
   private ObjectStores() {}
 
   public static ObjectStore open(String url) {
@@ -18,30 +23,32 @@ public final class ObjectStores {
   }
 
   public static ObjectStore open(String url, Map<String, String> options) {
-    URI uri = parse(url);
-    String scheme = uri.getScheme();
-    if (scheme == null) {
-      throw new InvalidStoreUrlException(
-          "Cannot open store '" + url + "': the URL has no scheme; use file:///dir or s3://bucket/prefix");
+    if (url == null || url.isBlank()) {
+      throw new InvalidStoreUrlException("Cannot open store: the URL is empty; " + USE);
     }
-    switch (scheme) {
+    Matcher scheme = SCHEME.matcher(url);
+    if (!scheme.matches()) {
+      throw new InvalidStoreUrlException("Cannot open store '" + url + "': the URL has no scheme; " + USE);
+    }
+    switch (scheme.group(1)) {
       case "file":
-        if (uri.getPath() == null || uri.getPath().isEmpty() || uri.getAuthority() != null && !uri.getAuthority().isEmpty()) {
+        URI uri = parse(url);
+        boolean hasAuthority = uri.getAuthority() != null && !uri.getAuthority().isEmpty();
+        if (uri.getPath() == null || uri.getPath().isEmpty() || hasAuthority) {
           throw new InvalidStoreUrlException(
               "Cannot open store '" + url + "': a local store URL is file:///absolute/path");
         }
         StoreOptions.checkKeys(url, options, StoreOptions.LOCAL_KEYS);
         return new LocalObjectStore(Path.of(uri));
+      case "s3":
+        return S3ObjectStore.open(url, options);
       default:
         throw new InvalidStoreUrlException(
-            "Cannot open store '" + url + "': unknown scheme '" + scheme + "'; use file:///dir or s3://bucket/prefix");
+            "Cannot open store '" + url + "': unknown scheme '" + scheme.group(1) + "'; " + USE);
     }
   }
 
   private static URI parse(String url) {
-    if (url == null || url.isBlank()) {
-      throw new InvalidStoreUrlException("Cannot open store: the URL is empty");
-    }
     try {
       return new URI(url);
     } catch (URISyntaxException e) {
