@@ -13,6 +13,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import org.msgpack.core.MessageBufferPacker;
@@ -57,7 +58,7 @@ public final class DatasetMetadataMsgpack {
   public static DatasetMetadata read(byte[] compressed, String location) {
     requireNonNull(compressed, "compressed is null");
     requireNonNull(location, "location is null");
-    if (compressed.length < 4 || !java.util.Arrays.equals(compressed, 0, 4, ZSTD_MAGIC, 0, 4)) {
+    if (compressed.length < 4 || !Arrays.equals(compressed, 0, 4, ZSTD_MAGIC, 0, 4)) {
       throw DatasetMetadataTree.corrupt(location, "not zstd-compressed (no zstd frame header)");
     }
     byte[] packed;

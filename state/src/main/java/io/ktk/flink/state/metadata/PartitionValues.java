@@ -15,6 +15,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -167,10 +168,10 @@ public final class PartitionValues {
       }
       if (type instanceof ArrowType.FixedSizeBinary fixed && bytes.length != fixed.getByteWidth()) {
         throw new IllegalArgumentException("Cannot render a partition value of column " + column.getName() + ": "
-            + bytes.length + " bytes for " + type);
+            + bytes.length + " bytes for " + ArrowTypeNames.name(type));
       }
       if (!PercentEncoding.isValidUtf8(bytes)) {
-        throw rejectValue(column, "0x" + java.util.HexFormat.of().formatHex(bytes),
+        throw rejectValue(column, "0x" + HexFormat.of().formatHex(bytes),
             "binary partition values must be UTF-8 text (plateau decodes label values as UTF-8)");
       }
       return new String(bytes, StandardCharsets.UTF_8);
@@ -209,7 +210,7 @@ public final class PartitionValues {
         return d.setScale(decimal.getScale(), RoundingMode.UNNECESSARY).toString();
       } catch (ArithmeticException e) {
         throw new IllegalArgumentException("Cannot render partition value " + d + " of column " + column.getName()
-            + ": it does not fit " + type);
+            + ": it does not fit " + ArrowTypeNames.name(type));
       }
     }
     throw unsupported(column);
@@ -242,7 +243,7 @@ public final class PartitionValues {
       return parse(column, type, text);
     } catch (IllegalArgumentException | DateTimeException | ArithmeticException e) {
       throw new CorruptDatasetException("Cannot read partition label " + label + ": value '" + segment
-          + "' of column " + column.getName() + " is not a valid " + type + " (" + e.getMessage() + ")");
+          + "' of column " + column.getName() + " is not a valid " + ArrowTypeNames.name(type) + " (" + e.getMessage() + ")");
     }
   }
 
@@ -282,7 +283,7 @@ public final class PartitionValues {
       }
       LocalDateTime local = LocalDateTime.parse(m.group(1) + "T" + m.group(2) + (m.group(3) == null ? "" : m.group(3)));
       if (truncate(local, ts).compareTo(local) != 0) {
-        throw new IllegalArgumentException("more precision than " + ts.getUnit());
+        throw new IllegalArgumentException("more precision than " + ArrowTypeNames.name(ts));
       }
       if (ts.getTimezone() == null) {
         if (m.group(4) != null) {
@@ -384,7 +385,7 @@ public final class PartitionValues {
         : v >= 0 && v < (1L << bits);
     if (!ok) {
       throw new IllegalArgumentException("Cannot render partition value " + v + " of column " + column.getName()
-          + ": it does not fit " + type);
+          + ": it does not fit " + ArrowTypeNames.name(type));
     }
   }
 
@@ -407,7 +408,7 @@ public final class PartitionValues {
 
   private static ValidationException unsupported(Field column) {
     ArrowType type = column.getType();
-    return refuse(column, "type " + type + " is not supported for partition columns"
+    return refuse(column, "type " + ArrowTypeNames.name(type) + " is not supported for partition columns"
         + (type instanceof ArrowType.Bool ? " (plateau reads bool partition values back wrongly: 'False' as true)" : ""));
   }
 
@@ -422,6 +423,6 @@ public final class PartitionValues {
 
   private static IllegalArgumentException wrongClass(Field column, Object value, String expected) {
     return new IllegalArgumentException("Cannot render a partition value of column " + column.getName() + " ("
-        + column.getType() + "): expected a " + expected + ", got a " + value.getClass().getName());
+        + ArrowTypeNames.name(column.getType()) + "): expected a " + expected + ", got a " + value.getClass().getName());
   }
 }
