@@ -3,6 +3,13 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -27,7 +34,8 @@ import java.util.TreeMap;
  *
  * <p>Read and written by {@link DatasetMetadataJson} and {@link DatasetMetadataMsgpack}. Collections
  * are sorted (partitions by label, indices by column, metadata by key) so that writing is deterministic.
- * Metadata values are arbitrary JSON; the nodes are copied on construction and must not be mutated.
+ * Metadata values are arbitrary JSON; the nodes are copied on construction (numbers in one canonical node
+ * type each, so that equal documents compare equal) and must not be mutated.
  *
  * @param uuid dataset uuid, {@code [a-zA-Z0-9+\-_]+}
  * @param metadataVersion {@code dataset_metadata_version}; only 4 exists
@@ -72,7 +80,7 @@ public record DatasetMetadata(
     partitions = Collections.unmodifiableNavigableMap(partitionsCopy);
     indices = Collections.unmodifiableNavigableMap(new TreeMap<>(requireNonNull(indices, "indices is null")));
     TreeMap<String, JsonNode> metadataCopy = new TreeMap<>();
-    requireNonNull(metadata, "metadata is null").forEach((k, v) -> metadataCopy.put(k, v.deepCopy()));
+    requireNonNull(metadata, "metadata is null").forEach((k, v) -> metadataCopy.put(k, canonical(v)));
     metadata = Collections.unmodifiableNavigableMap(metadataCopy);
   }
 
@@ -132,6 +140,34 @@ public record DatasetMetadata(
         return Optional.empty();
       }
     }
+  }
+
+  /**
+   * A deep copy in which equal numbers have equal node types (int, long, big integer, double), so that
+   * metadata read from JSON and from msgpack, or built in code, compare equal.
+   */
+  private static JsonNode canonical(JsonNode node) {
+    requireNonNull(node, "metadata value is null (use a JSON null node)");
+    if (node.isObject()) {
+      ObjectNode copy = JsonNodeFactory.instance.objectNode();
+      node.fields().forEachRemaining(e -> copy.set(e.getKey(), canonical(e.getValue())));
+      return copy;
+    }
+    if (node.isArray()) {
+      ArrayNode copy = JsonNodeFactory.instance.arrayNode();
+      node.forEach(element -> copy.add(canonical(element)));
+      return copy;
+    }
+    if (node.isIntegralNumber()) {
+      if (node.canConvertToInt()) {
+        return IntNode.valueOf(node.intValue());
+      }
+      return node.canConvertToLong() ? LongNode.valueOf(node.longValue()) : BigIntegerNode.valueOf(node.bigIntegerValue());
+    }
+    if (node.isNumber()) {
+      return DoubleNode.valueOf(node.doubleValue());
+    }
+    return node.deepCopy();
   }
 
   static String location(ObjectStore store, String key) {
