@@ -196,7 +196,11 @@ final class DatasetMetadataTree {
       NavigableMap<String, Map<String, String>> partitions, List<String> partitionKeys, String location) {
     List<String> encodedKeys = new ArrayList<>();
     for (String key : partitionKeys) {
-      encodedKeys.add(PercentEncoding.quote(key));
+      try {
+        encodedKeys.add(PercentEncoding.quote(key));
+      } catch (IllegalArgumentException e) {
+        throw corrupt(location, "partition key '" + key + "' cannot be encoded: " + e.getMessage());
+      }
     }
     for (String label : partitions.keySet()) {
       String[] segments = label.split("/", -1);
