@@ -1,5 +1,6 @@
 package io.ktk.flink.state.metadata;
 
+import io.ktk.flink.state.types.ArrowTypeNames;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;

@@ -1,5 +1,6 @@
 package io.ktk.flink.state.metadata;
 
+import io.ktk.flink.state.types.ArrowTypeNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
