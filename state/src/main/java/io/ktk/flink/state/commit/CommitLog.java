@@ -47,7 +47,30 @@ public final class CommitLog {
     requireNonNull(store, "store is null");
     requireNonNull(uuid, "uuid is null");
     requireNonNull(options, "options is null");
-    return new CommitLog(store, uuid, options, Clock.systemUTC(), new LogReader(store, uuid).latest());
+    CommitLog log = new CommitLog(store, uuid, options, Clock.systemUTC(), new LogReader(store, uuid).latest());
+    if (!log.state.exists()) {
+      log.adoptPlateauDataset();
+    }
+    return log;
+  }
+
+  /**
+   * A dataset that plateau wrote has no log: its published view becomes version 0. Two writers
+   * adopting at once race for version 0 like for any other.
+   */
+  private void adoptPlateauDataset() throws IOException {
+    var adoption = PlateauImport.adoptionEntry(store, uuid, clock.instant());
+    if (adoption.isEmpty()) {
+      return;
+    }
+    LogEntry entry = adoption.get();
+    if (claim(0, LogCodec.writeEntry(entry, entry.schema()))) {
+      LOG.info("Dataset '{}' in {}: adopted the plateau dataset with {} files as version 0",
+          uuid, store.url(), entry.added().size());
+      state.apply(entry);
+    } else {
+      reader.catchUp(state);
+    }
   }
 
   public String uuid() {

@@ -34,7 +34,10 @@ final class CommitPlanner {
           ? TypeNormalization.normalize(request.schema())
           : SchemaCompatibility.merge(dataset, state.schema(), request.schema());
     }
-    if (creates && schemaAfter != null) {
+    if (creates) {
+      if (schemaAfter == null) {
+        throw new ValidationException("Cannot create dataset '" + dataset + "': its first commit has no schema");
+      }
       checkColumnsExist(dataset, schemaAfter, partitionKeys, "partition");
     }
 

@@ -35,6 +35,8 @@ public final class DatasetState {
   private final Map<String, Map<Object, TreeSet<String>>> indices = new TreeMap<>();
   private final Map<String, JsonNode> metadata = new TreeMap<>();
   private final Map<String, Long> checkpoints = new TreeMap<>();
+  /** Per index column, the version that last changed it; not persisted (a restored state says its own version). */
+  private final Map<String, Long> indexChangedAt = new HashMap<>();
 
   public DatasetState(String uuid) {
     this.uuid = requireNonNull(uuid, "uuid is null");
@@ -106,6 +108,11 @@ public final class DatasetState {
     return Collections.unmodifiableMap(metadata);
   }
 
+  /** The version that last changed the index of {@code column}: lets a publisher skip unchanged files. */
+  public long indexChangedAt(String column) {
+    return indexChangedAt.getOrDefault(column, -1L);
+  }
+
   /** Per writer id, the highest checkpoint id committed. */
   public Map<String, Long> checkpoints() {
     return Collections.unmodifiableMap(checkpoints);
@@ -150,17 +157,20 @@ public final class DatasetState {
     }
     if (!entry.removed().isEmpty()) {
       removeFromIndices(Set.copyOf(entry.removed()));
+      indices.keySet().forEach(column -> indexChangedAt.put(column, entry.version()));
     }
     for (DataFile file : entry.added()) {
       files.put(file.label(), file);
     }
     entry.index().forEach((column, values) -> {
+      indexChangedAt.put(column, entry.version());
       Map<Object, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
       values.forEach((value, labels) ->
           index.computeIfAbsent(toMapKey(value), v -> new TreeSet<>()).addAll(labels));
     });
     for (String column : entry.indexColumns()) {
       indices.computeIfAbsent(column, c -> new HashMap<>());
+      indexChangedAt.put(column, entry.version());
     }
     entry.metadata().forEach((key, value) -> {
       if (value == null || value.isNull()) {
@@ -201,6 +211,7 @@ public final class DatasetState {
     });
     copy.metadata.putAll(metadata);
     copy.checkpoints.putAll(checkpoints);
+    copy.indexChangedAt.putAll(indexChangedAt);
     return copy;
   }
 
@@ -232,6 +243,7 @@ public final class DatasetState {
     });
     state.metadata.putAll(metadata);
     state.checkpoints.putAll(checkpoints);
+    state.indices.keySet().forEach(column -> state.indexChangedAt.put(column, version));
     return state;
   }
 

@@ -1,20 +1,24 @@
 package io.ktk.flink.state.commit;
 
+import io.ktk.flink.state.metadata.DatasetKeys;
 import java.util.OptionalLong;
 
-/** Where a dataset's log entries and snapshots live in the store. */
+/** Where a dataset's log entries ({@link DatasetKeys#logEntryKey}) and snapshots live in the store. */
 final class LogKeys {
-  private static final String ENTRY_SUFFIX = ".json";
   private static final String SNAPSHOT_SUFFIX = ".json.zst";
 
   private LogKeys() {}
 
   static String logPrefix(String uuid) {
-    return uuid + "/_ktk_log/";
+    return DatasetKeys.logPrefix(uuid);
   }
 
   static String entry(String uuid, long version) {
-    return logPrefix(uuid) + String.format("%020d", version) + ENTRY_SUFFIX;
+    return DatasetKeys.logEntryKey(uuid, version);
+  }
+
+  static OptionalLong entryVersion(String uuid, String key) {
+    return DatasetKeys.logVersion(uuid, key);
   }
 
   static String snapshotPrefix(String uuid) {
@@ -25,26 +29,13 @@ final class LogKeys {
     return snapshotPrefix(uuid) + String.format("%020d", version) + SNAPSHOT_SUFFIX;
   }
 
-  /** The version of an entry key, or empty if the key is not an entry of this dataset. */
-  static OptionalLong entryVersion(String uuid, String key) {
-    return versionOf(key, logPrefix(uuid), ENTRY_SUFFIX);
-  }
-
   static OptionalLong snapshotVersion(String uuid, String key) {
-    return versionOf(key, snapshotPrefix(uuid), SNAPSHOT_SUFFIX);
-  }
-
-  private static OptionalLong versionOf(String key, String prefix, String suffix) {
-    if (!key.startsWith(prefix) || !key.endsWith(suffix)
-        || key.length() != prefix.length() + 20 + suffix.length()) {
+    String prefix = snapshotPrefix(uuid);
+    if (!key.startsWith(prefix) || !key.endsWith(SNAPSHOT_SUFFIX)
+        || key.length() != prefix.length() + 20 + SNAPSHOT_SUFFIX.length()) {
       return OptionalLong.empty();
     }
     String digits = key.substring(prefix.length(), prefix.length() + 20);
-    for (int i = 0; i < digits.length(); i++) {
-      if (!Character.isDigit(digits.charAt(i))) {
-        return OptionalLong.empty();
-      }
-    }
-    return OptionalLong.of(Long.parseLong(digits));
+    return digits.chars().allMatch(Character::isDigit) ? OptionalLong.of(Long.parseLong(digits)) : OptionalLong.empty();
   }
 }

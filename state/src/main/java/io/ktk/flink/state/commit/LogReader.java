@@ -32,6 +32,18 @@ public final class LogReader {
   }
 
   /**
+   * The latest state; for a dataset without a log, its plateau view read as version 0 (nothing is
+   * written). A state with version -1 when neither exists.
+   */
+  public DatasetState latestOrPublished() throws IOException {
+    DatasetState state = latest();
+    if (!state.exists()) {
+      PlateauImport.adoptionEntry(store, uuid, java.time.Instant.now()).ifPresent(state::apply);
+    }
+    return state;
+  }
+
+  /**
    * The state at {@code version} (or the latest one below it when {@code version} is beyond the
    * latest).
    */

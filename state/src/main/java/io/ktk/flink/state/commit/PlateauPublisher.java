@@ -1,0 +1,94 @@
+package io.ktk.flink.state.commit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import io.ktk.flink.state.metadata.CommonMetadataFile;
+import io.ktk.flink.state.metadata.DatasetKeys;
+import io.ktk.flink.state.metadata.DatasetMetadata;
+import io.ktk.flink.state.metadata.DatasetMetadataJson;
+import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Publishes the plateau view of a committed version: index files, {@code _common_metadata} and
+ * the metadata JSON that plateau and Kartothek read. The JSON is written last and atomically, so
+ * a plateau reader sees either the previous version or this one, whole.
+ *
+ * <p>After writing it looks for a newer version and publishes that one too, so that whatever
+ * the interleaving of concurrent committers the view ends at the latest version: each publisher
+ * checks after its own write, so the last write is always followed by a check that sees the
+ * latest version (docs/commit-log.md, "Publishing").
+ *
+ * <p>One instance per {@link CommitLog}; it remembers what it wrote to skip unchanged files.
+ */
+public final class PlateauPublisher {
+  /** Key in the published metadata naming the log version the view shows. */
+  public static final String LOG_VERSION_KEY = "ktk_flink_log_version";
+
+  private final Clock clock;
+  private final Map<String, PublishedIndex> publishedIndices = new HashMap<>();
+  private Schema publishedSchema;
+
+  private record PublishedIndex(long changedAt, String key) {}
+
+  public PlateauPublisher() {
+    this(Clock.systemUTC());
+  }
+
+  PlateauPublisher(Clock clock) {
+    this.clock = clock;
+  }
+
+  /**
+   * Publishes the log's current version, then any newer one, until no newer version exists.
+   *
+   * @return the version the published view shows at the end
+   */
+  public long publish(CommitLog log) throws IOException {
+    while (true) {
+      DatasetState state = log.state();
+      publishVersion(log.store(), state);
+      long published = state.version();
+      if (log.refresh().version() == published) {
+        return published;
+      }
+    }
+  }
+
+  private void publishVersion(ObjectStore store, DatasetState state) throws IOException {
+    String uuid = state.uuid();
+    Map<String, String> indexKeys = new TreeMap<>();
+    for (String column : state.indexColumns()) {
+      PublishedIndex previous = publishedIndices.get(column);
+      long changedAt = state.indexChangedAt(column);
+      if (previous == null || previous.changedAt() != changedAt) {
+        Field field = state.schema().findField(column);
+        String key = DatasetKeys.indexFileKey(uuid, column, clock.instant());
+        IndexFile.write(store, key, column, field.getType(), state.index(column));
+        previous = new PublishedIndex(changedAt, key);
+        publishedIndices.put(column, previous);
+      }
+      indexKeys.put(column, previous.key());
+    }
+    if (!state.schema().equals(publishedSchema)) {
+      CommonMetadataFile.write(store, DatasetKeys.commonMetadataKey(uuid), state.schema(), state.partitionKeys());
+      publishedSchema = state.schema();
+    }
+    Map<String, String> fileKeys = new LinkedHashMap<>();
+    for (DataFile file : state.files().values()) {
+      fileKeys.put(file.label(), file.key(uuid));
+    }
+    Map<String, JsonNode> metadata = new HashMap<>(state.metadata());
+    metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
+    DatasetMetadata view = DatasetMetadata.of(uuid, state.partitionKeys(), fileKeys, indexKeys, metadata);
+    store.put(DatasetKeys.metadataJsonKey(uuid), DatasetMetadataJson.write(view));
+  }
+}
