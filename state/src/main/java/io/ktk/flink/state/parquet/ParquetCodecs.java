@@ -148,8 +148,17 @@ public final class ParquetCodecs implements CompressionCodecFactory {
       }
       byte[] input = bytes.toByteArray();
       byte[] output = new byte[uncompressedSize];
-      decompressArrays(input, 0, input.length, output, 0, uncompressedSize);
+      try {
+        decompressArrays(input, 0, input.length, output, 0, uncompressedSize);
+      } catch (RuntimeException e) {
+        throw failed(e);
+      }
       return BytesInput.from(output);
+    }
+
+    /** The codec libraries report corrupt input with unchecked exceptions of their own. */
+    private IOException failed(RuntimeException e) {
+      return new IOException("Cannot decompress a " + codec + " page: " + e.getMessage(), e);
     }
 
     /**
@@ -159,6 +168,15 @@ public final class ParquetCodecs implements CompressionCodecFactory {
      */
     @Override
     public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
+        throws IOException {
+      try {
+        decompressBuffers(input, compressedSize, output, uncompressedSize);
+      } catch (RuntimeException e) {
+        throw failed(e);
+      }
+    }
+
+    private void decompressBuffers(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
         throws IOException {
       if (output.remaining() < uncompressedSize) {
         throw new IOException(
