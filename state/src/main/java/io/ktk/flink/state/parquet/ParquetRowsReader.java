@@ -133,12 +133,15 @@ public final class ParquetRowsReader implements AutoCloseable {
           if (group >= footer.getBlocks().size()) {
             return false;
           }
-          try {
-            records = projection.open(group);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
           left = footer.getBlocks().get(group).getRowCount();
+          // pyarrow writes a row group of zero rows for an empty table; there is nothing to decode.
+          if (left > 0) {
+            try {
+              records = projection.open(group);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
           group++;
         }
         return true;
@@ -169,9 +172,12 @@ public final class ParquetRowsReader implements AutoCloseable {
   /** The rows of one row group; see {@link #rows}. */
   public List<List<Object>> readRowGroup(int index, List<String> columns) throws IOException {
     Projection projection = project(columns);
-    RecordReader<List<Object>> records = projection.open(index);
     long count = footer.getBlocks().get(index).getRowCount();
     List<List<Object>> rows = new ArrayList<>();
+    if (count == 0) {
+      return rows;
+    }
+    RecordReader<List<Object>> records = projection.open(index);
     for (long i = 0; i < count; i++) {
       rows.add(projection.read(records));
     }
