@@ -62,7 +62,8 @@ public final class ArrowSchemaMetadata {
       throw corrupt(source, "it is not base64: " + e.getMessage(), e);
     }
     try {
-      Schema schema = MessageSerializer.deserializeSchema(new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes))));
+      ReadChannel channel = new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes)));
+      Schema schema = MessageSerializer.deserializeSchema(channel);
       if (schema == null) {
         throw corrupt(source, "it holds no message", null);
       }

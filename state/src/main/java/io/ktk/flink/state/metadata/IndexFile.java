@@ -134,8 +134,8 @@ public final class IndexFile {
             List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)));
     Schema schema = new Schema(List.of(valueField, partitionField));
     BytesOutputFile file = new BytesOutputFile(column + " index");
-    try (ParquetRowsWriter writer =
-        ParquetRowsWriter.create(file, schema, Map.of(ArrowSchemaMetadata.KEY, ArrowSchemaMetadata.encode(schema)), options)) {
+    Map<String, String> keyValues = Map.of(ArrowSchemaMetadata.KEY, ArrowSchemaMetadata.encode(schema));
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options)) {
       for (Map.Entry<Object, TreeSet<String>> entry : sorted.entrySet()) {
         writer.write(List.of(entry.getKey(), List.copyOf(entry.getValue())));
       }
@@ -167,25 +167,24 @@ public final class IndexFile {
     return read(new StoreInputFile(store, key), key, column, columnType);
   }
 
-  private static NavigableMap<Object, List<String>> read(InputFile file, String key, String column, ArrowType columnType)
-      throws IOException {
+  private static NavigableMap<Object, List<String>> read(
+      InputFile file, String key, String column, ArrowType columnType) throws IOException {
     requireNonNull(column, "column is null");
     requireNonNull(columnType, "columnType is null");
     String action = "Cannot read index file " + key + " of column " + column;
     try (ParquetRowsReader reader = ParquetRowsReader.open(file)) {
       String arrowSchema = reader.keyValueMetadata().get(ArrowSchemaMetadata.KEY);
       Schema schema = arrowSchema == null ? reader.arrowSchema() : ArrowSchemaMetadata.decode(arrowSchema, key);
-      Field valueField = find(schema, column)
-          .orElseThrow(() -> new CorruptDatasetException(action + ": it has no column " + column + ", only " + names(schema)));
-      Field partitionField = find(schema, PARTITION_COLUMN)
-          .orElseThrow(() -> new CorruptDatasetException(action + ": it has no column " + PARTITION_COLUMN + ", only " + names(schema)));
+      Field valueField = find(schema, column, action);
+      Field partitionField = find(schema, PARTITION_COLUMN, action);
       if (!kind(valueField.getType()).equals(kind(columnType))) {
         throw new CorruptDatasetException(
             action + ": expected type " + ArrowTypeNames.of(columnType) + ", found " + ArrowTypeNames.of(valueField));
       }
       if (!isListOfStrings(partitionField)) {
         throw new CorruptDatasetException(
-            action + ": column " + PARTITION_COLUMN + " must be list<string>, found " + ArrowTypeNames.of(partitionField));
+            action + ": column " + PARTITION_COLUMN + " must be list<string>, found "
+                + ArrowTypeNames.of(partitionField));
       }
       TreeMap<Object, TreeSet<String>> merged = new TreeMap<>(valueOrder(columnType));
       Iterator<List<Object>> rows = reader.rows(List.of(column, PARTITION_COLUMN));
@@ -294,7 +293,8 @@ public final class IndexFile {
       case Date:
         return new ArrowType.Date(DateUnit.DAY);
       case Timestamp:
-        return new ArrowType.Timestamp(TimeUnit.MICROSECOND, ((ArrowType.Timestamp) type).getTimezone() == null ? null : "UTC");
+        boolean zoned = ((ArrowType.Timestamp) type).getTimezone() != null;
+        return new ArrowType.Timestamp(TimeUnit.MICROSECOND, zoned ? "UTC" : null);
       case Time:
         return new ArrowType.Time(TimeUnit.NANOSECOND, 64);
       default:
@@ -311,8 +311,10 @@ public final class IndexFile {
     return element == ArrowType.ArrowTypeID.Utf8 || element == ArrowType.ArrowTypeID.LargeUtf8;
   }
 
-  private static Optional<Field> find(Schema schema, String name) {
-    return schema.getFields().stream().filter(f -> f.getName().equals(name)).findFirst();
+  private static Field find(Schema schema, String name, String action) {
+    Optional<Field> field = schema.getFields().stream().filter(f -> f.getName().equals(name)).findFirst();
+    return field.orElseThrow(
+        () -> new CorruptDatasetException(action + ": it has no column " + name + ", only " + names(schema)));
   }
 
   private static List<String> names(Schema schema) {

@@ -125,7 +125,8 @@ public final class PandasMetadata {
         return "object";
       default:
         throw new ValidationException(
-            "Cannot describe column " + path + " of type " + ArrowTypeNames.of(field) + " for pandas: the type is not supported");
+            "Cannot describe column " + path + " of type " + ArrowTypeNames.of(field)
+                + " for pandas: the type is not supported");
     }
   }
 

@@ -206,7 +206,8 @@ public final class ArrowParquetSchemas {
     }
     boolean nullable = type.isRepetition(Type.Repetition.OPTIONAL);
     if (type.isPrimitive()) {
-      return new Field(type.getName(), new FieldType(nullable, primitiveToArrow(type.asPrimitiveType(), path), null), null);
+      ArrowType arrowType = primitiveToArrow(type.asPrimitiveType(), path);
+      return new Field(type.getName(), new FieldType(nullable, arrowType, null), null);
     }
     GroupType group = type.asGroupType();
     LogicalTypeAnnotation annotation = group.getLogicalTypeAnnotation();
@@ -262,7 +263,8 @@ public final class ArrowParquetSchemas {
           return new ArrowType.Int(is64 ? 64 : 32, true);
         }
         if (annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation) {
-          LogicalTypeAnnotation.IntLogicalTypeAnnotation i = (LogicalTypeAnnotation.IntLogicalTypeAnnotation) annotation;
+          LogicalTypeAnnotation.IntLogicalTypeAnnotation i =
+              (LogicalTypeAnnotation.IntLogicalTypeAnnotation) annotation;
           return new ArrowType.Int(i.getBitWidth(), i.isSigned());
         }
         if (annotation instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) {
@@ -275,7 +277,8 @@ public final class ArrowParquetSchemas {
           return ArrowType.Null.INSTANCE;
         }
         if (annotation instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation) {
-          LogicalTypeAnnotation.TimeUnit unit = ((LogicalTypeAnnotation.TimeLogicalTypeAnnotation) annotation).getUnit();
+          LogicalTypeAnnotation.TimeUnit unit =
+              ((LogicalTypeAnnotation.TimeLogicalTypeAnnotation) annotation).getUnit();
           if ((unit == MILLIS) != is64) {
             return new ArrowType.Time(arrowUnit(unit), is64 ? 64 : 32);
           }

@@ -63,7 +63,8 @@ final class ParquetChunks {
     in.readFully(tail);
     if (!Arrays.equals(tail, 4, 8, MAGIC, 0, 4)) {
       throw new CorruptDatasetException(
-          "Cannot read Parquet file " + name + ": it does not end with the magic bytes PAR1 (not Parquet, or truncated)");
+          "Cannot read Parquet file " + name
+              + ": it does not end with the magic bytes PAR1 (not Parquet, or truncated)");
     }
     long footerLength = Integer.toUnsignedLong(ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
     long footerStart = length - 8 - footerLength;
@@ -119,7 +120,8 @@ final class ParquetChunks {
       String name, SeekableInputStream in, ColumnChunkMetaData chunk, ColumnDescriptor column,
       CompressionCodecFactory codecs)
       throws IOException {
-    String where = "column chunk " + chunk.getPath().toDotString() + " at offset " + chunk.getStartingPos() + " of " + name;
+    String where =
+        "column chunk " + chunk.getPath().toDotString() + " at offset " + chunk.getStartingPos() + " of " + name;
     if (chunk.getTotalSize() > Integer.MAX_VALUE - 16) {
       throw new CorruptDatasetException("Cannot read " + where + ": it has " + chunk.getTotalSize() + " bytes");
     }

@@ -240,9 +240,10 @@ public final class ParquetCodecs implements CompressionCodecFactory {
         case GZIP:
           written = 0;
           try (GZIPInputStream gzip = new GZIPInputStream(new ByteArrayInputStream(in, inOffset, inLength))) {
-            int n;
-            while (written < outLength && (n = gzip.read(out, outOffset + (int) written, outLength - (int) written)) > 0) {
-              written += n;
+            int n = 0;
+            while (written < outLength && n >= 0) {
+              n = gzip.read(out, outOffset + (int) written, outLength - (int) written);
+              written += Math.max(n, 0);
             }
           }
           break;

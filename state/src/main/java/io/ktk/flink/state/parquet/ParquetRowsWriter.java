@@ -33,8 +33,8 @@ import org.apache.parquet.schema.MessageType;
  * record consumer, which computes repetition and definition levels for nested values. None of
  * them loads a Hadoop class. (Of {@code ParquetFileWriter}'s constructors we call the one with
  * eight parameters: javac must load the parameter types of every overload of the same arity, and
- * the seven-parameter ones include a Hadoop {@code Configuration}.) Statistics and column indexes are written, as parquet-java does by
- * default.
+ * the seven-parameter ones include a Hadoop {@code Configuration}.) Statistics and column indexes
+ * are written, as parquet-java does by default.
  *
  * <p>Values, by the Arrow type of their column: integers (signed or unsigned) {@code Long}
  * (unsigned ones hold the unsigned bits); floating point {@code Double}; bool {@code Boolean};

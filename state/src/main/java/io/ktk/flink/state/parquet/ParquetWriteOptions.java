@@ -39,7 +39,8 @@ public record ParquetWriteOptions(
   }
 
   public static ParquetWriteOptions defaults() {
-    return new ParquetWriteOptions(CompressionCodecName.SNAPPY, ParquetCodecs.DEFAULT_ZSTD_LEVEL, 128L << 20, 1 << 20, true);
+    return new ParquetWriteOptions(
+        CompressionCodecName.SNAPPY, ParquetCodecs.DEFAULT_ZSTD_LEVEL, 128L << 20, 1 << 20, true);
   }
 
   public ParquetWriteOptions withCompression(CompressionCodecName codec) {

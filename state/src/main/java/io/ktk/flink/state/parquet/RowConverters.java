@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.LongFunction;
 import org.apache.arrow.memory.util.Float16;
@@ -271,7 +272,8 @@ final class RowConverters {
       long nanosPerUnit = nanosPerUnit(ts.getUnit());
       long unitsPerSecond = 1_000_000_000L / nanosPerUnit;
       if (ts.isAdjustedToUTC()) {
-        return v -> Instant.ofEpochSecond(Math.floorDiv(v, unitsPerSecond), Math.floorMod(v, unitsPerSecond) * nanosPerUnit);
+        return v -> Instant.ofEpochSecond(
+            Math.floorDiv(v, unitsPerSecond), Math.floorMod(v, unitsPerSecond) * nanosPerUnit);
       }
       return v -> LocalDateTime.ofEpochSecond(
           Math.floorDiv(v, unitsPerSecond), (int) (Math.floorMod(v, unitsPerSecond) * nanosPerUnit), ZoneOffset.UTC);
@@ -283,7 +285,7 @@ final class RowConverters {
     throw unreadable(path, type);
   }
 
-  private static java.util.function.Function<Binary, Object> binary(LogicalTypeAnnotation annotation, PrimitiveType type) {
+  private static Function<Binary, Object> binary(LogicalTypeAnnotation annotation, PrimitiveType type) {
     if (annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
         || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
         || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation) {
@@ -337,7 +339,7 @@ final class RowConverters {
     };
   }
 
-  private static PrimitiveConverter binaries(Consumer<Object> sink, java.util.function.Function<Binary, Object> convert) {
+  private static PrimitiveConverter binaries(Consumer<Object> sink, Function<Binary, Object> convert) {
     return new PrimitiveConverter() {
       @Override
       public void addBinary(Binary value) {

@@ -131,7 +131,8 @@ final class ValueWriters {
       case Struct:
         return structWriter(field, path, typeName);
       default:
-        throw new ValidationException("Cannot write column " + path + " of type " + typeName + ": the type is not supported");
+        throw new ValidationException(
+            "Cannot write column " + path + " of type " + typeName + ": the type is not supported");
     }
   }
 

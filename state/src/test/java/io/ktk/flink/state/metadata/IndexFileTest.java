@@ -163,7 +163,8 @@ class IndexFileTest {
             List.of(-0.0, List.of("b", "c")),
             List.of(1.5, List.of("e")),
             List.of(Double.NaN, List.of("a")));
-    assertThat(pairs(IndexFile.read(store, "ours/indices/bin/x.by-dataset-index.parquet", "bin", ArrowType.Binary.INSTANCE)))
+    ArrowType binary = ArrowType.Binary.INSTANCE;
+    assertThat(pairs(IndexFile.read(store, "ours/indices/bin/x.by-dataset-index.parquet", "bin", binary)))
         .containsExactly(List.of("0102", List.of("a", "b")), List.of("ff", List.of("c")));
     assertThat(pairs(IndexFile.read(store, "ours/indices/u/x.by-dataset-index.parquet", "u", U64)))
         .containsExactly(List.of(5L, List.of("b")), List.of(Long.MIN_VALUE, List.of("c")), List.of(-1L, List.of("a")));
@@ -174,11 +175,13 @@ class IndexFileTest {
 
   @Test
   void indexFilesWrittenLikePlateauReadAsTypedValues() throws IOException {
-    assertThat(pairs(read("i", I64))).containsExactly(List.of(-2L, List.of("p=0/y", "p=1/x")), List.of(7L, List.of("p=1/x")));
+    assertThat(pairs(read("i", I64)))
+        .containsExactly(List.of(-2L, List.of("p=0/y", "p=1/x")), List.of(7L, List.of("p=1/x")));
     assertThat(pairs(read("i32", I64))).containsExactly(List.of(1L, List.of("a")));
     assertThat(pairs(read("s", UTF8))).containsExactly(List.of("a", List.of("p=2/y")), List.of("b", List.of("p=1/x")));
     assertThat(pairs(read("s2", UTF8))).containsExactly(List.of("b", List.of("p=1/x")));
-    assertThat(pairs(read("ts", TS))).containsExactly(List.of(LocalDateTime.of(2021, 5, 6, 7, 8, 9, 123_456_000), List.of("a")));
+    assertThat(pairs(read("ts", TS)))
+        .containsExactly(List.of(LocalDateTime.of(2021, 5, 6, 7, 8, 9, 123_456_000), List.of("a")));
     assertThat(pairs(read("d", DATE))).containsExactly(List.of(LocalDate.of(2021, 5, 6), List.of("a")));
     assertThat(pairs(read("u", U64))).containsExactly(List.of(1L, List.of("b")), List.of(-1L, List.of("a")));
     assertThat(read("empty", I64)).isEmpty();

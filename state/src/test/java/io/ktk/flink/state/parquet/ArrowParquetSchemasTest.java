@@ -62,7 +62,8 @@ class ArrowParquetSchemasTest {
   @Test
   void parquetTypesWithoutAnArrowCounterpartAreReportedAsUnreadable() {
     MessageType map = MessageTypeParser.parseMessageType(
-        "message schema { optional group m (MAP) { repeated group key_value { required binary key (STRING); optional int32 value; } } }");
+        "message schema { optional group m (MAP) {"
+            + " repeated group key_value { required binary key (STRING); optional int32 value; } } }");
     MessageType repeated = MessageTypeParser.parseMessageType("message schema { repeated int32 r; }");
     assertThatThrownBy(() -> ArrowParquetSchemas.toArrow(map))
         .isInstanceOf(CorruptDatasetException.class)
@@ -99,7 +100,8 @@ class ArrowParquetSchemasTest {
   /** Writes two rows with parquet-column directly: our writer only writes standard lists. */
   private static void writeLegacy(BytesOutputFile file, MessageType schema) throws IOException {
     ParquetProperties properties = ParquetProperties.builder().build();
-    ParquetFileWriter writer = new ParquetFileWriter(file, schema, ParquetFileWriter.Mode.CREATE, 1 << 20, 0, 64, 64, false);
+    ParquetFileWriter writer =
+        new ParquetFileWriter(file, schema, ParquetFileWriter.Mode.CREATE, 1 << 20, 0, 64, 64, false);
     writer.start();
     ColumnChunkPageWriteStore pages = ColumnChunkPageWriteStore.builder()
         .withCompressorProvider(c -> new ParquetCodecs().getCompressor(CompressionCodecName.UNCOMPRESSED))

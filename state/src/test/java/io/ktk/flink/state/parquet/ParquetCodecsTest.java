@@ -35,8 +35,8 @@ class ParquetCodecsTest {
     if (codec != CompressionCodecName.UNCOMPRESSED) {
       assertThat(compressed.size()).as("compressed size").isLessThan(data.length * 3 / 4);
     }
-    byte[] restored = CODECS.getDecompressor(codec).decompress(BytesInput.from(compressed.toByteArray()), data.length).toByteArray();
-    assertThat(restored).isEqualTo(data);
+    BytesInput restored = CODECS.getDecompressor(codec).decompress(BytesInput.from(compressed.toByteArray()), data.length);
+    assertThat(restored.toByteArray()).isEqualTo(data);
   }
 
   @ParameterizedTest
@@ -47,11 +47,11 @@ class ParquetCodecsTest {
     CompressionCodecFactory.BytesInputDecompressor decompressor = CODECS.getDecompressor(codec);
     for (boolean directIn : new boolean[] {false, true}) {
       for (boolean directOut : new boolean[] {false, true}) {
-        ByteBuffer in = directIn ? ByteBuffer.allocateDirect(compressed.length + 10) : ByteBuffer.allocate(compressed.length + 10);
+        ByteBuffer in = allocate(compressed.length + 10, directIn);
         in.position(3);
         in.put(compressed);
         in.position(3);
-        ByteBuffer out = directOut ? ByteBuffer.allocateDirect(data.length + 20) : ByteBuffer.allocate(data.length + 20);
+        ByteBuffer out = allocate(data.length + 20, directOut);
         out.position(7);
 
         decompressor.decompress(in, compressed.length, out, data.length);
@@ -67,11 +67,15 @@ class ParquetCodecsTest {
     }
   }
 
+  private static ByteBuffer allocate(int size, boolean direct) {
+    return direct ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
+  }
+
   @Test
   void higherZstdLevelCompressesAtLeastAsWell() throws IOException {
     byte[] data = payload(3);
-    long level1 = new ParquetCodecs(1).getCompressor(CompressionCodecName.ZSTD).compress(BytesInput.from(data)).size();
-    long level19 = new ParquetCodecs(19).getCompressor(CompressionCodecName.ZSTD).compress(BytesInput.from(data)).size();
+    long level1 = new ParquetCodecs(1).getCompressor(CompressionCodecName.ZSTD, 1).compress(BytesInput.from(data)).size();
+    long level19 = CODECS.getCompressor(CompressionCodecName.ZSTD, 19).compress(BytesInput.from(data)).size();
     assertThat(level19).isLessThanOrEqualTo(level1);
   }
 
@@ -88,6 +92,8 @@ class ParquetCodecsTest {
     assertThatThrownBy(() -> CODECS.getDecompressor(CompressionCodecName.LZ4))
         .isInstanceOf(ParquetCodecs.UnsupportedCodecException.class)
         .hasMessageContaining("LZ4");
-    assertThatThrownBy(() -> new ParquetCodecs(99)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("99");
+    assertThatThrownBy(() -> new ParquetCodecs(99))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("99");
   }
 }

@@ -44,7 +44,8 @@ class ParquetRowsTest {
     for (String codec : CODECS) {
       ParquetWriteOptions options =
           ParquetWriteOptions.defaults().withCompression(CompressionCodecName.valueOf(codec)).withZstdLevel(7);
-      try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "zoo-" + codec + ".parquet", SCHEMA, Map.of(), options)) {
+      String key = "zoo-" + codec + ".parquet";
+      try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, SCHEMA, Map.of(), options)) {
         for (List<Object> row : ROWS) {
           writer.write(row);
         }
@@ -171,7 +172,8 @@ class ParquetRowsTest {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "zoo-SNAPPY.parquet")) {
       List<List<Object>> rows = reader.readAll(List.of("st", "i8", "l"));
       assertThat(rows).hasSize(3);
-      assertThat(rows.get(0)).isEqualTo(Arrays.asList(TypeZoo.struct("a", 1L, "b", null), -128L, Arrays.asList(1L, null, 3L)));
+      assertThat(rows.get(0))
+          .isEqualTo(Arrays.asList(TypeZoo.struct("a", 1L, "b", null), -128L, Arrays.asList(1L, null, 3L)));
       assertThat(rows.get(1)).isEqualTo(Arrays.asList(null, null, null));
       assertThatThrownBy(() -> reader.readAll(List.of("nope")))
           .isInstanceOf(IllegalArgumentException.class)

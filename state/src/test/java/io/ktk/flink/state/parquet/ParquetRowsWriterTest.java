@@ -70,8 +70,7 @@ class ParquetRowsWriterTest {
   void aValueThatDoesNotFitItsColumnIsRefusedAndTheFileNeverAppears(Field field, Object value, String reason)
       throws IOException {
     LocalObjectStore store = new LocalObjectStore(dir);
-    ParquetRowsWriter writer =
-        ParquetRowsWriter.create(store, "bad.parquet", new Schema(List.of(field)), Map.of(), ParquetWriteOptions.defaults());
+    ParquetRowsWriter writer = create(store, "bad.parquet", new Schema(List.of(field)));
     writer.write(Arrays.asList(field.isNullable() ? null : (Object) 0L));
 
     assertThatThrownBy(() -> writer.write(Arrays.asList(value)))
@@ -89,7 +88,7 @@ class ParquetRowsWriterTest {
   void aRowOfTheWrongWidthIsRefused() throws IOException {
     LocalObjectStore store = new LocalObjectStore(dir);
     Schema schema = new Schema(List.of(Field.nullable("a", I64), Field.nullable("b", UTF8)));
-    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "x.parquet", schema, Map.of(), ParquetWriteOptions.defaults())) {
+    try (ParquetRowsWriter writer = create(store, "x.parquet", schema)) {
       assertThatThrownBy(() -> writer.write(List.of(1L)))
           .isInstanceOf(ValidationException.class)
           .hasMessageContaining("1 values")
@@ -102,12 +101,12 @@ class ParquetRowsWriterTest {
   void theFileAppearsOnCloseAndNeverAfterAbort() throws IOException {
     LocalObjectStore store = new LocalObjectStore(dir);
     Schema schema = new Schema(List.of(Field.nullable("a", I64)));
-    ParquetRowsWriter aborted = ParquetRowsWriter.create(store, "a.parquet", schema, Map.of(), ParquetWriteOptions.defaults());
+    ParquetRowsWriter aborted = create(store, "a.parquet", schema);
     aborted.write(List.of(1L));
     aborted.abort();
     assertThat(store.head("a.parquet")).isEmpty();
 
-    ParquetRowsWriter writer = ParquetRowsWriter.create(store, "a.parquet", schema, Map.of(), ParquetWriteOptions.defaults());
+    ParquetRowsWriter writer = create(store, "a.parquet", schema);
     writer.write(List.of(1L));
     assertThat(store.head("a.parquet")).as("invisible while writing").isEmpty();
     writer.close();
@@ -120,7 +119,7 @@ class ParquetRowsWriterTest {
   void truncatedEmptyAndNonParquetObjectsFailNamingTheKey() throws IOException {
     LocalObjectStore store = new LocalObjectStore(dir);
     Schema schema = new Schema(List.of(Field.nullable("a", I64), Field.nullable("s", UTF8)));
-    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "good.parquet", schema, Map.of(), ParquetWriteOptions.defaults())) {
+    try (ParquetRowsWriter writer = create(store, "good.parquet", schema)) {
       for (long i = 0; i < 1000; i++) {
         writer.write(List.of(i, "v" + i));
       }
@@ -178,7 +177,8 @@ class ParquetRowsWriterTest {
         Field.nullable("bin", ArrowType.Binary.INSTANCE)));
     List<List<Object>> rows = new ArrayList<>();
     for (long id = 0; id < 500; id++) {
-      Object strings = maybe(random, () -> listOf(random, () -> maybe(random, () -> listOf(random, () -> maybe(random, () -> "s" + random.nextInt(9))))));
+      Object strings = maybe(random,
+          () -> listOf(random, () -> maybe(random, () -> listOf(random, () -> maybe(random, () -> "s" + random.nextInt(9))))));
       Object structs = maybe(random, () -> listOf(random, () -> maybe(random, () -> randomMember(random))));
       Object bytes = maybe(random, () -> {
         byte[] b = new byte[random.nextInt(5)];
@@ -197,6 +197,10 @@ class ParquetRowsWriterTest {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "r.parquet")) {
       assertThat(comparable(reader.readAll(List.of("id", "ll", "ls", "bin")))).as("seed " + seed).isEqualTo(comparable(rows));
     }
+  }
+
+  private static ParquetRowsWriter create(LocalObjectStore store, String key, Schema schema) throws IOException {
+    return ParquetRowsWriter.create(store, key, schema, Map.of(), ParquetWriteOptions.defaults());
   }
 
   private static Map<String, Object> randomMember(Random random) {
