@@ -10,7 +10,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.io.SeekableInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,5 +108,31 @@ class StoreInputFileTest {
       assertThat(store.rangeReads).as("a large read is one request of its own").isEqualTo(2);
       assertThat(store.bytesRead).isEqualTo(8192 + 50_000);
     }
+  }
+
+  @Test
+  void readingOneColumnOfALargeFileFetchesOnlyItsChunksAndTheFooter() throws IOException {
+    CountingStore store = new CountingStore(new LocalObjectStore(dir));
+    Schema schema = new Schema(List.of(
+        Field.nullable("i", new ArrowType.Int(64, true)), Field.nullable("text", ArrowType.Utf8.INSTANCE)));
+    Random random = new Random(11);
+    ParquetWriteOptions options = ParquetWriteOptions.defaults().withRowGroupSizeBytes(1 << 20);
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "big.parquet", schema, Map.of(), options)) {
+      for (long i = 0; i < 100_000; i++) {
+        writer.write(List.of(i, Long.toString(random.nextLong(), 36) + Long.toString(random.nextLong(), 36)));
+      }
+    }
+    long size = store.head("big.parquet").orElseThrow().size();
+    store.reset();
+    long sum = 0;
+    try (ParquetRowsReader reader = ParquetRowsReader.open(new StoreInputFile(store, "big.parquet", size, 64 << 10))) {
+      var rows = reader.rows(List.of("i"));
+      while (rows.hasNext()) {
+        sum += (Long) rows.next().get(0);
+      }
+    }
+    assertThat(sum).isEqualTo(99_999L * 100_000L / 2);
+    assertThat(store.wholeReads).isZero();
+    assertThat(store.bytesRead).as("bytes fetched of a " + size + " byte file").isLessThan(size / 3);
   }
 }
