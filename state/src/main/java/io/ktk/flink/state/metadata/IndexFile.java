@@ -211,6 +211,9 @@ public final class IndexFile {
       return Collections.unmodifiableNavigableMap(result);
     } catch (NoSuchObjectException e) {
       throw new CorruptDatasetException(action + ": the object does not exist", e);
+    } catch (IllegalArgumentException e) {
+      // The ARROW:schema names a column the Parquet schema does not have.
+      throw new CorruptDatasetException(action + ": " + e.getMessage(), e);
     } catch (CorruptDatasetException e) {
       if (e.getMessage().contains(key)) {
         throw e;

@@ -37,7 +37,8 @@ import org.apache.parquet.schema.MessageType;
  * are written, as parquet-java does by default.
  *
  * <p>Values, by the Arrow type of their column: integers (signed or unsigned) {@code Long}
- * (unsigned ones hold the unsigned bits); floating point {@code Double}; bool {@code Boolean};
+ * (unsigned ones hold the unsigned bits; {@code Integer}, {@code Short} and {@code Byte} are
+ * accepted too); floating point {@code Double} (or {@code Float}); bool {@code Boolean};
  * string {@code String}; binary {@code byte[]}; date {@code LocalDate}; timestamp without zone
  * {@code LocalDateTime}, with zone {@code Instant}; time {@code LocalTime}; decimal {@code
  * BigDecimal}; list {@code java.util.List}; struct {@code Map<String, ?>} by member name (a
