@@ -1,0 +1,264 @@
+package io.ktk.flink.state.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Reads a Parquet file as rows of typed Java values (the convention of {@link
+ * ParquetRowsWriter}), projected to the top-level columns asked for, without Hadoop: the footer
+ * and the projected column chunks are read by {@link ParquetChunks} with ranged reads, pages are
+ * decompressed by {@link ParquetCodecs}, and parquet-column's record assembly turns levels and
+ * values into rows.
+ *
+ * <p>Values are decoded by the Parquet type alone, so files with or without an {@code
+ * ARROW:schema} read the same; {@link #arrowSchema()} is the schema pyarrow derives from the
+ * Parquet schema (callers that want the {@code ARROW:schema} decode it from {@link
+ * #keyValueMetadata()}).
+ *
+ * <p>A file that is not Parquet, is truncated, or cannot be decoded fails with {@link
+ * CorruptDatasetException} naming the file; a missing object fails with the store's {@code
+ * NoSuchObjectException}; other I/O errors are passed on as they are. Not thread-safe.
+ */
+public final class ParquetRowsReader implements AutoCloseable {
+  private final String name;
+  private final SeekableInputStream in;
+  private final ParquetMetadata footer;
+  private final MessageType schema;
+  private final Schema arrowSchema;
+  private final ParquetCodecs codecs = new ParquetCodecs();
+
+  private ParquetRowsReader(String name, SeekableInputStream in, ParquetMetadata footer) {
+    this.name = name;
+    this.in = in;
+    this.footer = footer;
+    this.schema = footer.getFileMetaData().getSchema();
+    try {
+      this.arrowSchema = ArrowParquetSchemas.toArrow(schema);
+    } catch (CorruptDatasetException e) {
+      throw new CorruptDatasetException("Cannot read Parquet file " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Opens the object {@code key}, read with ranged reads. */
+  public static ParquetRowsReader open(ObjectStore store, String key) throws IOException {
+    return open(new StoreInputFile(store, key));
+  }
+
+  /** Opens {@code file}; its {@code toString()} names it in messages (the store key for ours). */
+  public static ParquetRowsReader open(InputFile file) throws IOException {
+    requireNonNull(file, "file is null");
+    String name = file.toString();
+    long length = file.getLength();
+    SeekableInputStream in = file.newStream();
+    try {
+      return new ParquetRowsReader(name, in, ParquetChunks.readFooter(name, in, length));
+    } catch (EOFException e) {
+      in.close();
+      throw corrupt(name, e);
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
+    }
+  }
+
+  /** The file's Parquet schema. */
+  public MessageType parquetSchema() {
+    return schema;
+  }
+
+  /** The Arrow schema of the Parquet schema, as pyarrow reads a file without {@code ARROW:schema}. */
+  public Schema arrowSchema() {
+    return arrowSchema;
+  }
+
+  /** The footer's key/value metadata, e.g. {@code ARROW:schema} and {@code pandas}. */
+  public Map<String, String> keyValueMetadata() {
+    return footer.getFileMetaData().getKeyValueMetaData();
+  }
+
+  /** The whole footer: row groups, column chunk statistics, the writer's {@code created_by}. */
+  public ParquetMetadata footer() {
+    return footer;
+  }
+
+  /** The number of rows in the file. */
+  public long rowCount() {
+    return footer.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
+  }
+
+  /** The row groups, with their row counts and column statistics. */
+  public List<BlockMetaData> rowGroups() {
+    return footer.getBlocks();
+  }
+
+  /**
+   * Iterates over all rows, each holding the values of {@code columns} in that order. Throws
+   * {@link IllegalArgumentException} for a column the file does not have (check {@link
+   * #arrowSchema()} first), {@link CorruptDatasetException} for undecodable data and {@link
+   * UncheckedIOException} when the store fails.
+   */
+  public Iterator<List<Object>> rows(List<String> columns) {
+    Projection projection = project(columns);
+    return new Iterator<>() {
+      private int group;
+      private RecordReader<List<Object>> records;
+      private long left;
+
+      @Override
+      public boolean hasNext() {
+        while (left == 0) {
+          if (group >= footer.getBlocks().size()) {
+            return false;
+          }
+          left = footer.getBlocks().get(group).getRowCount();
+          // pyarrow writes a row group of zero rows for an empty table; there is nothing to decode.
+          if (left > 0) {
+            try {
+              records = projection.open(group);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+          group++;
+        }
+        return true;
+      }
+
+      @Override
+      public List<Object> next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        left--;
+        return projection.read(records);
+      }
+    };
+  }
+
+  /** All rows of {@code columns}; see {@link #rows}. */
+  public List<List<Object>> readAll(List<String> columns) throws IOException {
+    List<List<Object>> rows = new ArrayList<>();
+    try {
+      rows(columns).forEachRemaining(rows::add);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return rows;
+  }
+
+  /** The rows of one row group; see {@link #rows}. */
+  public List<List<Object>> readRowGroup(int index, List<String> columns) throws IOException {
+    Projection projection = project(columns);
+    long count = footer.getBlocks().get(index).getRowCount();
+    List<List<Object>> rows = new ArrayList<>();
+    if (count == 0) {
+      return rows;
+    }
+    RecordReader<List<Object>> records = projection.open(index);
+    for (long i = 0; i < count; i++) {
+      rows.add(projection.read(records));
+    }
+    return rows;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+
+  private Projection project(List<String> columns) {
+    requireNonNull(columns, "columns is null");
+    Map<String, Integer> slots = new HashMap<>();
+    for (int i = 0; i < columns.size(); i++) {
+      String column = columns.get(i);
+      if (!schema.containsField(column)) {
+        throw new IllegalArgumentException(
+            "Cannot read column " + column + " from " + name + ": the file has columns "
+                + arrowSchema.getFields().stream().map(Field::getName).toList());
+      }
+      if (slots.put(column, i) != null) {
+        throw new IllegalArgumentException("Cannot read column " + column + " from " + name + " twice");
+      }
+    }
+    // The projection keeps the file's column order; slots put each column where the caller wants it.
+    List<Type> fields = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
+    for (Type field : schema.getFields()) {
+      Integer slot = slots.get(field.getName());
+      if (slot != null) {
+        fields.add(field);
+        positions.add(slot);
+      }
+    }
+    MessageType requested = new MessageType(schema.getName(), fields);
+    return new Projection(requested, positions.stream().mapToInt(Integer::intValue).toArray(), columns.size());
+  }
+
+  private final class Projection {
+    private final MessageType requested;
+    private final MessageColumnIO columnIO;
+    private final RowConverters.RowMaterializer materializer;
+
+    Projection(MessageType requested, int[] slots, int width) {
+      this.requested = requested;
+      String createdBy = footer.getFileMetaData().getCreatedBy();
+      this.columnIO = new ColumnIOFactory(createdBy, false).getColumnIO(requested, schema);
+      try {
+        this.materializer = new RowConverters.RowMaterializer(requested, slots, width);
+      } catch (CorruptDatasetException e) {
+        throw new CorruptDatasetException("Cannot read Parquet file " + name + ": " + e.getMessage(), e);
+      }
+    }
+
+    RecordReader<List<Object>> open(int rowGroup) throws IOException {
+      try {
+        return columnIO.getRecordReader(
+            ParquetChunks.readRowGroup(name, in, footer.getBlocks().get(rowGroup), requested, codecs), materializer);
+      } catch (EOFException e) {
+        throw corrupt(name, e);
+      } catch (FileNotFoundException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw corrupt(name, e);
+      }
+    }
+
+    List<Object> read(RecordReader<List<Object>> records) {
+      try {
+        return records.read();
+      } catch (RuntimeException e) {
+        throw corrupt(name, e);
+      }
+    }
+  }
+
+  private static CorruptDatasetException corrupt(String name, Exception e) {
+    if (e instanceof CorruptDatasetException) {
+      return (CorruptDatasetException) e;
+    }
+    return new CorruptDatasetException("Cannot read Parquet file " + name + ": " + e.getMessage(), e);
+  }
+}
