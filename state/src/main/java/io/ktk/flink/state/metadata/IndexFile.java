@@ -1,10 +1,10 @@
 package io.ktk.flink.state.metadata;
 
+import io.ktk.flink.state.types.ArrowTypeNames;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.ValidationException;
-import io.ktk.flink.state.parquet.ArrowTypeNames;
 import io.ktk.flink.state.parquet.BytesInputFile;
 import io.ktk.flink.state.parquet.BytesOutputFile;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
@@ -106,7 +106,7 @@ public final class IndexFile {
         return (a, b) -> compareNaturally(a, b);
       default:
         throw new ValidationException(
-            "Cannot order index values of type " + ArrowTypeNames.of(type) + ": indices support primitive types only");
+            "Cannot order index values of type " + ArrowTypeNames.name(type) + ": indices support primitive types only");
     }
   }
 
@@ -179,12 +179,12 @@ public final class IndexFile {
       Field partitionField = find(schema, PARTITION_COLUMN, action);
       if (!kind(valueField.getType()).equals(kind(columnType))) {
         throw new CorruptDatasetException(
-            action + ": expected type " + ArrowTypeNames.of(columnType) + ", found " + ArrowTypeNames.of(valueField));
+            action + ": expected type " + ArrowTypeNames.name(columnType) + ", found " + ArrowTypeNames.name(valueField));
       }
       if (!isListOfStrings(partitionField)) {
         throw new CorruptDatasetException(
             action + ": column " + PARTITION_COLUMN + " must be list<string>, found "
-                + ArrowTypeNames.of(partitionField));
+                + ArrowTypeNames.name(partitionField));
       }
       TreeMap<Object, TreeSet<String>> merged = new TreeMap<>(valueOrder(columnType));
       Iterator<List<Object>> rows = reader.rows(List.of(column, PARTITION_COLUMN));
@@ -233,7 +233,7 @@ public final class IndexFile {
       }
       if (!valueClass.isInstance(value)) {
         throw new ValidationException(
-            "Cannot write the index of column " + column + " of type " + ArrowTypeNames.of(type) + ": value " + value
+            "Cannot write the index of column " + column + " of type " + ArrowTypeNames.name(type) + ": value " + value
                 + " is a " + value.getClass().getSimpleName() + ", expected a " + valueClass.getSimpleName());
       }
       Collection<String> labels = entry.getValue();
@@ -277,7 +277,7 @@ public final class IndexFile {
         return BigDecimal.class;
       default:
         throw new ValidationException(
-            "Cannot write the index of column " + column + " of type " + ArrowTypeNames.of(type)
+            "Cannot write the index of column " + column + " of type " + ArrowTypeNames.name(type)
                 + ": indices support primitive types only");
     }
   }

@@ -1,5 +1,6 @@
 package io.ktk.flink.state.metadata;
 
+import io.ktk.flink.state.types.ArrowTypeNames;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -7,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ktk.flink.state.ValidationException;
-import io.ktk.flink.state.parquet.ArrowTypeNames;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -100,7 +100,7 @@ public final class PandasMetadata {
         return "bool";
       case Int:
       case FloatingPoint:
-        return ArrowTypeNames.of(type);
+        return numpyName(type);
       case Utf8:
       case LargeUtf8:
         return "unicode";
@@ -125,7 +125,7 @@ public final class PandasMetadata {
         return "object";
       default:
         throw new ValidationException(
-            "Cannot describe column " + path + " of type " + ArrowTypeNames.of(field)
+            "Cannot describe column " + path + " of type " + ArrowTypeNames.name(field)
                 + " for pandas: the type is not supported");
     }
   }
@@ -133,9 +133,10 @@ public final class PandasMetadata {
   private static String numpyType(ArrowType type) {
     switch (type.getTypeID()) {
       case Bool:
+        return "bool";
       case Int:
       case FloatingPoint:
-        return ArrowTypeNames.of(type);
+        return numpyName(type);
       case Timestamp:
         return "datetime64[" + unit(((ArrowType.Timestamp) type).getUnit()) + "]";
       default:
@@ -169,5 +170,17 @@ public final class PandasMetadata {
       default:
         return "ns";
     }
+  }
+
+  /** numpy's dtype name of an integer or float type ({@code int8}, {@code uint64}, {@code float64}). */
+  private static String numpyName(ArrowType type) {
+    if (type instanceof ArrowType.Int integer) {
+      return (integer.getIsSigned() ? "int" : "uint") + integer.getBitWidth();
+    }
+    return switch (((ArrowType.FloatingPoint) type).getPrecision()) {
+      case HALF -> "float16";
+      case SINGLE -> "float32";
+      case DOUBLE -> "float64";
+    };
   }
 }

@@ -1,5 +1,6 @@
 package io.ktk.flink.state.parquet;
 
+import io.ktk.flink.state.types.ArrowTypeNames;
 import static org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.MICROS;
 import static org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.MILLIS;
 import static org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.NANOS;
@@ -184,7 +185,7 @@ public final class ArrowParquetSchemas {
 
   private static ValidationException unsupported(Field field, String path, String reason) {
     return new ValidationException(
-        "Cannot map column " + path + " of type " + ArrowTypeNames.of(field) + " to Parquet: " + reason);
+        "Cannot map column " + path + " of type " + ArrowTypeNames.name(field) + " to Parquet: " + reason);
   }
 
   /**

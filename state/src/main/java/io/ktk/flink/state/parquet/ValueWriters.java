@@ -1,5 +1,6 @@
 package io.ktk.flink.state.parquet;
 
+import io.ktk.flink.state.types.ArrowTypeNames;
 import io.ktk.flink.state.ValidationException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -83,7 +84,7 @@ final class ValueWriters {
 
   static ValueWriter writer(Field field, String path) {
     ArrowType type = field.getType();
-    String typeName = ArrowTypeNames.of(field);
+    String typeName = ArrowTypeNames.name(field);
     switch (type.getTypeID()) {
       case Null:
         return (c, v) -> {
