@@ -80,6 +80,21 @@ public final class SchemaInference {
     return withNullColumns(declared, hasValue);
   }
 
+  /**
+   * As {@link #physicalSchema}, for a batch whose columns are summarized by whether they hold a
+   * value: {@code hasValue[i]} says whether column {@code i} of {@code declared} holds a non-null
+   * value; columns that do not become {@code null}.
+   */
+  public static Schema physicalSchema(Schema declared, boolean[] hasValue) {
+    requireNonNull(declared, "declared is null");
+    requireNonNull(hasValue, "hasValue is null");
+    if (hasValue.length != declared.getFields().size()) {
+      throw new IllegalArgumentException("Cannot infer the physical schema of a batch: " + hasValue.length
+          + " columns summarized for a schema of " + declared.getFields().size() + " columns");
+    }
+    return withNullColumns(declared, hasValue.clone());
+  }
+
   /** As {@link #physicalSchema}, for a batch given as rows, each with one value per declared column. */
   public static Schema physicalSchemaOfRows(Schema declared, Iterable<Object[]> rows) {
     requireNonNull(declared, "declared is null");

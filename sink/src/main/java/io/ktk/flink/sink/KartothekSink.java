@@ -1,0 +1,188 @@
+package io.ktk.flink.sink;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committer.FileBatchAggregator;
+import io.ktk.flink.sink.committer.FileBatchSerializer;
+import io.ktk.flink.sink.committer.KartothekCommitter;
+import io.ktk.flink.sink.writer.KartothekWriter;
+import io.ktk.flink.sink.writer.WriterState;
+import io.ktk.flink.sink.writer.WriterStateSerializer;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * A Flink sink that writes {@link RowData} records into a Kartothek dataset (the plateau format)
+ * on S3 or a local directory, exactly once: each completed checkpoint becomes one version of the
+ * dataset's commit log, and the plateau view that Python readers use is published after it.
+ *
+ * <pre>
+ *                            (validation: DEAD_LETTER policy, {@link #addTo})
+ *   records ──► [validate] ──────────────────────────────────────────► rejected records
+ *        │
+ *        ▼
+ *   ┌────────────┐  FileBatch per      ┌────────────────────┐ FileBatch per ┌────────────────┐
+ *   │  writer 1  │  subtask and        │                    │ checkpoint    │                │
+ *   │  writer 2  ├────────────────────►│     aggregator     ├──────────────►│   committer    │
+ *   │  ...       │  checkpoint         │  (parallelism 1)   │               │  (subtask 0)   │
+ *   │  writer n  │                     │                    │               │                │
+ *   └────────────┘                     └────────────────────┘               └───────┬────────┘
+ *    buffers per partition,            one batch per checkpoint               commit log:
+ *    Parquet part files                (the writers' batches combined)        one version per
+ *    (invisible until committed)                                              checkpoint, then
+ *                                                                             the plateau view
+ * </pre>
+ *
+ * <h2>Lifecycle of a part file</h2>
+ *
+ * <ol>
+ *   <li><b>Buffered.</b> A writer routes each record by its partition values into that
+ *       partition's columnar buffer (primitive arrays per column).
+ *   <li><b>Written.</b> When the buffers of a writer subtask together exceed the memory budget,
+ *       the largest is written as a Parquet file {@code <uuid>/table/<partition>/<32 hex>.parquet}
+ *       (partition columns left out, timestamps in microseconds, a column without values typed
+ *       null). At every checkpoint barrier, and at end of input, every buffer is written so. The
+ *       file exists but no reader sees it: nothing references it.
+ *   <li><b>Pending.</b> The files a subtask wrote since the last barrier travel as one {@link
+ *       FileBatch} (labels, rows, bytes, physical schemas, index deltas) to the aggregator, which
+ *       combines the batches of all subtasks into the batch of the checkpoint; the committer
+ *       keeps it in its state.
+ *   <li><b>Committed.</b> When the checkpoint completes, the committer claims the next version
+ *       of the log with that batch (append, or replace of the partitions it writes) and then
+ *       publishes the plateau view: readers see all files of the checkpoint at once.
+ * </ol>
+ *
+ * <h2>On restore</h2>
+ *
+ * Records after the restored checkpoint are replayed; files written for them before the failure
+ * are never committed (a writer deletes the ones it still holds when it closes; the rest are
+ * garbage to collect). The committer commits the batches in its restored state: each carries a
+ * writer id and its checkpoint id, so a batch whose commit landed before the failure is
+ * acknowledged instead of committed twice. Writer ids are generated once per writer subtask and
+ * kept in Flink state; a job restored from a checkpoint older than one it has committed continues
+ * with new ids. At end of input the last batch is committed by the final checkpoint (STREAMING)
+ * or at the end of the job (BATCH, or STREAMING without checkpoints); writer subtasks that finish
+ * at different checkpoints each have their last batch committed with the next checkpoint.
+ *
+ * <p>Use {@link #addTo} to add the sink (with a validation step that routes rejected records to
+ * a dead-letter stream), or {@code stream.sinkTo(sink)} when the policy is FAIL.
+ */
+@PublicEvolving
+public final class KartothekSink
+    implements Sink<RowData>,
+        SupportsWriterState<RowData, WriterState>,
+        SupportsCommitter<FileBatch>,
+        SupportsPreCommitTopology<FileBatch, FileBatch> {
+  private static final long serialVersionUID = 1L;
+
+  private final KartothekSinkConfig config;
+
+  KartothekSink(KartothekSinkConfig config) {
+    this.config = requireNonNull(config, "config is null");
+  }
+
+  /** A builder of a sink for records of {@code rowType}. */
+  public static KartothekSinkBuilder forRowData(RowType rowType) {
+    return new KartothekSinkBuilder(rowType);
+  }
+
+  public KartothekSinkConfig config() {
+    return config;
+  }
+
+  /**
+   * Adds the sink behind a validation step and returns the dead-letter stream: records the
+   * dataset refuses, each with its reason. With policy FAIL the first refused record fails the
+   * job and the stream stays empty.
+   */
+  public DataStream<RejectedRecord> addTo(DataStream<RowData> records) {
+    return addTo(records, null);
+  }
+
+  /**
+   * As {@link #addTo(DataStream)}, with stable operator uids derived from {@code uid} (needed to
+   * restore the writer ids from a savepoint after the job graph changed).
+   */
+  public DataStream<RejectedRecord> addTo(DataStream<RowData> records, String uid) {
+    SingleOutputStreamOperator<RowData> valid = records
+        .process(new RecordValidationFunction(config), records.getType())
+        .name("Kartothek validation: " + config.dataset());
+    DataStreamSink<RowData> sink = valid.sinkTo(this).name("Kartothek: " + config.dataset());
+    if (uid != null) {
+      valid.uid(uid + "-validation");
+      sink.uid(uid);
+    }
+    return valid.getSideOutput(RecordValidationFunction.REJECTED);
+  }
+
+  @Override
+  public StatefulSinkWriter<RowData, WriterState> createWriter(WriterInitContext context) throws IOException {
+    return new KartothekWriter(config, context, List.of());
+  }
+
+  @Override
+  public StatefulSinkWriter<RowData, WriterState> restoreWriter(WriterInitContext context,
+      Collection<WriterState> recoveredState) throws IOException {
+    return new KartothekWriter(config, context, recoveredState);
+  }
+
+  @Override
+  public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
+    return new WriterStateSerializer();
+  }
+
+  @Override
+  public Committer<FileBatch> createCommitter(CommitterInitContext context) {
+    return new KartothekCommitter(config, context.metricGroup());
+  }
+
+  @Override
+  public SimpleVersionedSerializer<FileBatch> getCommittableSerializer() {
+    return new FileBatchSerializer();
+  }
+
+  @Override
+  public SimpleVersionedSerializer<FileBatch> getWriteResultSerializer() {
+    return new FileBatchSerializer();
+  }
+
+  /**
+   * The aggregator at parallelism 1, and from it everything to committer subtask 0: one
+   * committer commits the checkpoints one after the other, in order.
+   */
+  @Override
+  public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
+      DataStream<CommittableMessage<FileBatch>> committables) {
+    return committables
+        .global()
+        .transform("Kartothek aggregator: " + config.dataset(), CommittableMessageTypeInfo.of(FileBatchSerializer::new),
+            new FileBatchAggregator())
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .global();
+  }
+
+  @Override
+  public String toString() {
+    return "KartothekSink{" + config + "}";
+  }
+}

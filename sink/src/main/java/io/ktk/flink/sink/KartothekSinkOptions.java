@@ -1,0 +1,92 @@
+package io.ktk.flink.sink;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * The sink's options, as keys of a Flink configuration or of a SQL table's {@code WITH} clause;
+ * {@link KartothekSinkBuilder#options} reads them, and so does the SQL connector. Store options
+ * ({@code endpoint}, {@code region}, credentials, see {@link io.ktk.flink.state.store.StoreOptions})
+ * are given with the prefix {@value #STORE_OPTION_PREFIX}, e.g. {@code 'store.endpoint' =
+ * 'http://127.0.0.1:9000'}.
+ */
+public final class KartothekSinkOptions {
+  /** Prefix of the object store's own options. */
+  public static final String STORE_OPTION_PREFIX = "store.";
+
+  public static final ConfigOption<String> STORE =
+      key("store")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Root of the object store holding the dataset: file:///absolute/dir or "
+              + "s3://bucket/prefix. Store options follow with the prefix 'store.'.");
+
+  public static final ConfigOption<String> DATASET =
+      key("dataset")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Uuid of the dataset to write; it is created by the first commit if it does not "
+              + "exist.");
+
+  public static final ConfigOption<List<String>> PARTITION_COLUMNS =
+      key("partition-columns")
+          .stringType()
+          .asList()
+          .defaultValues()
+          .withDescription("Partition columns, in order (Kartothek partition_on). They are not stored in the "
+              + "data files but in the partition directories. In SQL, PARTITIONED BY sets them.");
+
+  public static final ConfigOption<List<String>> INDEX_COLUMNS =
+      key("index-columns")
+          .stringType()
+          .asList()
+          .defaultValues()
+          .withDescription("Secondary index columns (Kartothek secondary_indices). Columns the dataset "
+              + "already indexes are indexed whether listed or not.");
+
+  public static final ConfigOption<Compression> COMPRESSION =
+      key("compression")
+          .enumType(Compression.class)
+          .defaultValue(Compression.SNAPPY)
+          .withDescription("Codec of the Parquet pages: SNAPPY or ZSTD.");
+
+  public static final ConfigOption<MemorySize> ROW_GROUP_SIZE =
+      key("row-group-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription("A Parquet row group is cut when this much encoded data is buffered for a file.");
+
+  public static final ConfigOption<MemorySize> MEMORY_BUDGET =
+      key("memory-budget")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(128))
+          .withDescription("Memory of all partition buffers of one writer subtask together. When it is "
+              + "exceeded the largest buffer is written as a Parquet part file, visible with the next "
+              + "commit.");
+
+  public static final ConfigOption<ValidationPolicy> VALIDATION_POLICY =
+      key("validation-policy")
+          .enumType(ValidationPolicy.class)
+          .defaultValue(ValidationPolicy.FAIL)
+          .withDescription("What happens to records that break a rule of the dataset (null partition or "
+              + "index values, timestamps finer than microseconds): FAIL the job, or send them with the "
+              + "reason to the DEAD_LETTER output.");
+
+  public static final ConfigOption<WriteMode> WRITE_MODE =
+      key("write-mode")
+          .enumType(WriteMode.class)
+          .defaultValue(WriteMode.APPEND)
+          .withDescription("APPEND adds files; REPLACE_PARTITIONS makes the partitions a checkpoint writes "
+              + "hold only what that checkpoint wrote (Kartothek's delete_scope, per checkpoint).");
+
+  private KartothekSinkOptions() {}
+
+  /** Every option, for factories that list what they accept. */
+  public static List<ConfigOption<?>> all() {
+    return List.of(STORE, DATASET, PARTITION_COLUMNS, INDEX_COLUMNS, COMPRESSION, ROW_GROUP_SIZE, MEMORY_BUDGET,
+        VALIDATION_POLICY, WRITE_MODE);
+  }
+}

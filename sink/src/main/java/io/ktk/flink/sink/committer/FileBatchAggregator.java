@@ -1,0 +1,73 @@
+package io.ktk.flink.sink.committer;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.CheckpointIDCounter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * The sink's pre-commit operator, at parallelism 1: gathers the batches of all writer subtasks
+ * and emits them as one batch per checkpoint, so the committer makes one commit per checkpoint.
+ *
+ * <p>A batch belongs to the first checkpoint whose barrier this operator passes after receiving
+ * it, whatever checkpoint id its writer gave it: that is the checkpoint whose committer state
+ * holds it. It emits everything it holds before every barrier, so it needs no state of its own
+ * (with aligned and unaligned checkpoints alike: what it holds never outlives a barrier).
+ *
+ * <p>At end of input it emits what is left for the checkpoint after the last one it passed:
+ * the final checkpoint in STREAMING mode (whose id is at least that), or the end-of-input commit
+ * of BATCH mode and of jobs without checkpoints. A writer subtask that reaches end of input early
+ * sends its last batch ahead of the other subtasks' barriers, so it joins the next checkpoint
+ * passed here, and nothing waits for a checkpoint that never comes.
+ */
+public final class FileBatchAggregator extends AbstractStreamOperator<CommittableMessage<FileBatch>>
+    implements OneInputStreamOperator<CommittableMessage<FileBatch>, CommittableMessage<FileBatch>>, BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+
+  private final List<FileBatch> pending = new ArrayList<>();
+  private long lastCheckpointId = CheckpointIDCounter.INITIAL_CHECKPOINT_ID - 1;
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    context.getRestoredCheckpointId().ifPresent(id -> lastCheckpointId = id);
+  }
+
+  @Override
+  public void processElement(StreamRecord<CommittableMessage<FileBatch>> element) {
+    if (element.getValue() instanceof CommittableWithLineage<FileBatch> committable) {
+      pending.add(committable.getCommittable());
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    lastCheckpointId = Math.max(lastCheckpointId, checkpointId);
+    emit(checkpointId);
+  }
+
+  @Override
+  public void endInput() {
+    emit(lastCheckpointId + 1);
+  }
+
+  private void emit(long checkpointId) {
+    if (pending.isEmpty()) {
+      return;
+    }
+    FileBatch batch = FileBatch.combine(pending, checkpointId);
+    LOG.info("Dataset '{}': {} batches become the batch of checkpoint {}: {} files, {} rows", batch.dataset(),
+        pending.size(), checkpointId, batch.files().size(), batch.rows());
+    pending.clear();
+    output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, 1, 0)));
+    output.collect(new StreamRecord<>(new CommittableWithLineage<>(batch, checkpointId, 0)));
+  }
+}

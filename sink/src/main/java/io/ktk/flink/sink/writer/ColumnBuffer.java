@@ -1,0 +1,158 @@
+package io.ktk.flink.sink.writer;
+
+import java.util.Arrays;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.apache.parquet.column.ColumnWriter;
+
+/**
+ * The values of one column of a partition's buffered rows, in primitive arrays: nulls as a bit
+ * per row (allocated at the first null), values densely in the order of their rows, in the form
+ * Parquet stores them (timestamps as microseconds, dates as days, decimals as fixed-width
+ * two's complement). Appending allocates only when an array doubles.
+ *
+ * <p>Arrays start empty and grow by doubling; every change of capacity is reported to the
+ * {@link Account}, so the memory budget counts what the heap holds. {@link #release()} drops the
+ * arrays after the buffer was written.
+ */
+abstract class ColumnBuffer {
+  /** Told of every change of the capacity a buffer holds, in bytes. */
+  interface Account {
+    void grew(long bytes);
+  }
+
+  static final int MIN_CAPACITY = 16;
+  private static final long[] NO_NULLS = new long[0];
+
+  protected final Account account;
+  private long[] nulls = NO_NULLS;
+  private int rows;
+  /** Values held: the index the next value goes to. */
+  protected int count;
+
+  ColumnBuffer(Account account) {
+    this.account = account;
+  }
+
+  /** A buffer for a column of Flink type {@code type}; the caller has validated the values. */
+  static ColumnBuffer forType(LogicalType type, Account account) {
+    return switch (type.getTypeRoot()) {
+      case BOOLEAN -> new FixedWidthColumns.Booleans(account);
+      case TINYINT -> new FixedWidthColumns.Ints(account, (row, pos) -> row.getByte(pos));
+      case SMALLINT -> new FixedWidthColumns.Ints(account, (row, pos) -> row.getShort(pos));
+      case INTEGER, DATE -> new FixedWidthColumns.Ints(account, RowData::getInt);
+      case BIGINT -> new FixedWidthColumns.Longs(account, RowData::getLong);
+      case TIME_WITHOUT_TIME_ZONE -> new FixedWidthColumns.Longs(account, (row, pos) -> row.getInt(pos) * 1000L);
+      case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
+        int precision = LogicalTypeChecks.getPrecision(type);
+        yield new FixedWidthColumns.Longs(account, (row, pos) -> {
+          var timestamp = row.getTimestamp(pos, precision);
+          return timestamp.getMillisecond() * 1000L + timestamp.getNanoOfMillisecond() / 1000;
+        });
+      }
+      case FLOAT -> new FixedWidthColumns.Floats(account);
+      case DOUBLE -> new FixedWidthColumns.Doubles(account);
+      case CHAR, VARCHAR -> new BytesColumns.Strings(account);
+      case BINARY, VARBINARY -> new BytesColumns.Binaries(account);
+      case DECIMAL -> new BytesColumns.Decimals(account, (DecimalType) type);
+      case NULL -> new NullColumn(account);
+      default -> throw new IllegalArgumentException("Cannot buffer a column of type " + type.asSummaryString());
+    };
+  }
+
+  /** Appends the value of column {@code pos} of {@code row}. */
+  final void append(RowData row, int pos) {
+    if (row.isNullAt(pos)) {
+      markNull(rows);
+    } else {
+      appendValue(row, pos);
+      count++;
+    }
+    rows++;
+  }
+
+  /** Stores the non-null value of column {@code pos} of {@code row} at index {@link #count}. */
+  abstract void appendValue(RowData row, int pos);
+
+  /** Writes value {@code index} (not row: nulls hold no value) as a present value of an optional column. */
+  abstract void write(ColumnWriter writer, int index);
+
+  /** Capacity of the value arrays, in bytes. */
+  abstract long valueBytes();
+
+  /** Drops the value arrays. */
+  abstract void releaseValues();
+
+  final boolean isNull(int row) {
+    int word = row >>> 6;
+    return word < nulls.length && (nulls[word] & (1L << row)) != 0;
+  }
+
+  /** Whether any row holds a value; a column without values is written with Arrow type null. */
+  final boolean hasValues() {
+    return count > 0;
+  }
+
+  final boolean hasNulls() {
+    return count < rows;
+  }
+
+  final long allocatedBytes() {
+    return 8L * nulls.length + valueBytes();
+  }
+
+  /** Forgets every row and drops the arrays, reporting the freed capacity. */
+  final void release() {
+    account.grew(-allocatedBytes());
+    nulls = NO_NULLS;
+    releaseValues();
+    rows = 0;
+    count = 0;
+  }
+
+  private void markNull(int row) {
+    int word = row >>> 6;
+    if (word >= nulls.length) {
+      int capacity = Math.max(Math.max(MIN_CAPACITY / 8, word + 1), nulls.length * 2);
+      account.grew(8L * (capacity - nulls.length));
+      nulls = Arrays.copyOf(nulls, capacity);
+    }
+    nulls[word] |= 1L << row;
+  }
+
+  /** The next capacity of an array of {@code length} elements that is full. */
+  static int grown(int length) {
+    long doubled = Math.max(MIN_CAPACITY, 2L * length);
+    if (length >= Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("Cannot grow a column buffer beyond " + length + " elements");
+    }
+    return (int) Math.min(doubled, Integer.MAX_VALUE - 8);
+  }
+
+  /** A column of Flink type NULL: every row is null. */
+  private static final class NullColumn extends ColumnBuffer {
+    NullColumn(Account account) {
+      super(account);
+    }
+
+    @Override
+    void appendValue(RowData row, int pos) {
+      throw new IllegalStateException("A column of type NULL holds a value");
+    }
+
+    @Override
+    void write(ColumnWriter writer, int index) {
+      throw new IllegalStateException("A column of type NULL holds a value");
+    }
+
+    @Override
+    long valueBytes() {
+      return 0;
+    }
+
+    @Override
+    void releaseValues() {}
+  }
+}

@@ -1,0 +1,53 @@
+package io.ktk.flink.sink.writer;
+
+import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.types.IncompatibleSchemaException;
+import io.ktk.flink.state.types.SchemaCompatibility;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a sink and the dataset it writes must agree on, checked when a writer starts so that a
+ * mismatch fails the job at once instead of at its first commit: the partition columns, the
+ * declared row type against the committed schema (with the rules of {@link SchemaCompatibility}),
+ * and the index columns. The committer checks the schema again at every commit, since another
+ * writer may have committed meanwhile.
+ */
+public final class DatasetContract {
+  private DatasetContract() {}
+
+  /**
+   * Checks the sink against the committed state of its dataset and returns the index columns in
+   * effect: the dataset's own ones, then those the sink adds when it creates the dataset.
+   *
+   * @throws ValidationException when the sink cannot write to the dataset
+   */
+  public static List<String> check(KartothekSinkConfig config, DatasetState committed) {
+    if (!committed.exists()) {
+      return config.indexColumns();
+    }
+    String dataset = config.dataset();
+    if (!committed.partitionKeys().equals(config.partitionColumns())) {
+      throw new ValidationException("Cannot write to dataset '" + dataset + "': it is partitioned by "
+          + committed.partitionKeys() + " but the sink is partitioned by " + config.partitionColumns());
+    }
+    try {
+      SchemaCompatibility.check(dataset, committed.schema(), config.declaredSchema());
+    } catch (IncompatibleSchemaException e) {
+      throw new IncompatibleSchemaException(e.dataset(), e.column().orElse(null),
+          "The declared row type does not fit the committed schema (version " + committed.version() + "). "
+              + e.getMessage());
+    }
+    List<String> indexColumns = new ArrayList<>(committed.indexColumns());
+    for (String column : config.indexColumns()) {
+      if (!committed.indexColumns().contains(column)) {
+        throw new ValidationException("Cannot write to dataset '" + dataset + "': column '" + column
+            + "' is not indexed (indexed: " + committed.indexColumns() + "); build the index over the existing"
+            + " files first");
+      }
+    }
+    return indexColumns;
+  }
+}

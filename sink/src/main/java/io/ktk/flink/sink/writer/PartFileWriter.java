@@ -1,0 +1,165 @@
+package io.ktk.flink.sink.writer;
+
+import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.metadata.ArrowSchemaMetadata;
+import io.ktk.flink.state.metadata.PandasMetadata;
+import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.parquet.ArrowParquetSchemas;
+import io.ktk.flink.state.parquet.ParquetCodecs;
+import io.ktk.flink.state.parquet.ParquetWriteOptions;
+import io.ktk.flink.state.parquet.StoreOutputFile;
+import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.types.SchemaInference;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Writes a partition buffer as one Parquet file, {@code <uuid>/table/<label>.parquet}, straight
+ * from its column arrays: row by row, each column's writer gets the next value or a null (no
+ * record assembly, no boxing), and the column store cuts pages and row groups by size. The recipe
+ * of {@code ParquetRowsWriter} without Hadoop: {@link ParquetFileWriter} over a {@link
+ * StoreOutputFile}, a {@link ColumnChunkPageWriteStore} with our codecs, version 1 data pages,
+ * dictionary encoding, statistics and column indexes on.
+ *
+ * <p>The file's schema is the buffer's physical schema: the declared data columns, each nullable,
+ * except that a column without a single value has type {@code null} ({@link SchemaInference}).
+ * The footer carries {@code ARROW:schema} (with the {@code pandas} entry in it) and {@code
+ * pandas}, as files written by pyarrow from pandas do. The object appears whole when the writer
+ * closes; after a failure nothing is left.
+ */
+final class PartFileWriter {
+  private static final int SIZE_CHECK_INTERVAL = 1024;
+
+  private final ObjectStore store;
+  private final String dataset;
+  private final Schema declared;
+  private final ParquetWriteOptions options;
+  private final ParquetProperties properties;
+  private final Map<Schema, Map<String, String>> footers = new HashMap<>();
+
+  PartFileWriter(ObjectStore store, String dataset, Schema declaredDataColumns, ParquetWriteOptions options) {
+    this.store = store;
+    this.dataset = dataset;
+    this.declared = declaredDataColumns;
+    this.options = options;
+    this.properties =
+        ParquetProperties.builder()
+            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+            .withPageSize(options.pageSizeBytes())
+            .withDictionaryPageSize(options.pageSizeBytes())
+            .withDictionaryEncoding(options.dictionaryEncoding())
+            .withStatisticsEnabled(true)
+            .build();
+  }
+
+  /** Writes the rows of {@code buffer} as the file of {@code label}. */
+  DataFile write(PartitionBuffer buffer, PartitionLabel label) throws IOException {
+    boolean[] hasValue = new boolean[buffer.columnCount()];
+    for (int c = 0; c < hasValue.length; c++) {
+      hasValue[c] = buffer.column(c).hasValues();
+    }
+    Schema physical = SchemaInference.physicalSchema(declared, hasValue);
+    MessageType parquetSchema = ArrowParquetSchemas.toParquet(physical);
+    String key = dataset + "/table/" + label + ".parquet";
+    StoreOutputFile file = new StoreOutputFile(store, key);
+    CompressionCodecFactory.BytesInputCompressor compressor =
+        new ParquetCodecs(options.zstdLevel()).getCompressor(options.compression());
+    try {
+      ParquetFileWriter fileWriter =
+          new ParquetFileWriter(
+              file,
+              parquetSchema,
+              ParquetFileWriter.Mode.CREATE,
+              options.rowGroupSizeBytes(),
+              0,
+              properties.getColumnIndexTruncateLength(),
+              properties.getStatisticsTruncateLength(),
+              properties.getPageWriteChecksumEnabled());
+      fileWriter.start();
+      writeRows(buffer, fileWriter, parquetSchema, compressor);
+      fileWriter.end(footer(physical));
+      return new DataFile(label.toString(), buffer.rows(), fileWriter.getPos(), physical);
+    } catch (IOException | RuntimeException e) {
+      file.abort();
+      throw e;
+    } finally {
+      compressor.release();
+    }
+  }
+
+  private void writeRows(PartitionBuffer buffer, ParquetFileWriter fileWriter, MessageType schema,
+      CompressionCodecFactory.BytesInputCompressor compressor) throws IOException {
+    int columnCount = buffer.columnCount();
+    List<ColumnDescriptor> descriptors = schema.getColumns();
+    ColumnBuffer[] columns = new ColumnBuffer[columnCount];
+    boolean[] mayBeNull = new boolean[columnCount];
+    for (int c = 0; c < columnCount; c++) {
+      columns[c] = buffer.column(c);
+      mayBeNull[c] = columns[c].hasNulls();
+    }
+    int[] cursors = new int[columnCount];
+    int rows = buffer.rows();
+    int row = 0;
+    while (row < rows) {
+      ColumnChunkPageWriteStore pageStore = pageStore(schema, compressor);
+      ColumnWriteStore columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
+      ColumnWriter[] writers = new ColumnWriter[columnCount];
+      for (int c = 0; c < columnCount; c++) {
+        writers[c] = columnStore.getColumnWriter(descriptors.get(c));
+      }
+      int groupStart = row;
+      for (; row < rows; row++) {
+        for (int c = 0; c < columnCount; c++) {
+          if (mayBeNull[c] && columns[c].isNull(row)) {
+            writers[c].writeNull(0, 0);
+          } else {
+            columns[c].write(writers[c], cursors[c]++);
+          }
+        }
+        columnStore.endRecord();
+        if ((row + 1) % SIZE_CHECK_INTERVAL == 0 && columnStore.getBufferedSize() >= options.rowGroupSizeBytes()) {
+          row++;
+          break;
+        }
+      }
+      columnStore.close();
+      fileWriter.startBlock(row - groupStart);
+      pageStore.flushToFileWriter(fileWriter);
+      fileWriter.endBlock();
+      pageStore.close();
+    }
+  }
+
+  private ColumnChunkPageWriteStore pageStore(MessageType schema, CompressionCodecFactory.BytesInputCompressor compressor) {
+    return ColumnChunkPageWriteStore.builder()
+        .withCompressorProvider(column -> compressor)
+        .withSchema(schema)
+        .withAllocator(properties.getAllocator())
+        .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
+        .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())
+        .build();
+  }
+
+  private Map<String, String> footer(Schema physical) {
+    return footers.computeIfAbsent(physical, schema -> {
+      String pandas = PandasMetadata.of(schema);
+      Map<String, String> keyValues = new LinkedHashMap<>();
+      keyValues.put(ArrowSchemaMetadata.KEY,
+          ArrowSchemaMetadata.encode(new Schema(schema.getFields(), Map.of(PandasMetadata.KEY, pandas))));
+      keyValues.put(PandasMetadata.KEY, pandas);
+      return keyValues;
+    });
+  }
+}

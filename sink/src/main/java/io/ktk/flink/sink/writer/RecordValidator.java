@@ -1,0 +1,107 @@
+package io.ktk.flink.sink.writer;
+
+import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.types.KeyColumns;
+import io.ktk.flink.state.types.TimestampCoercion;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+
+/**
+ * Decides whether a record may be written to the dataset, and to which partition. A record is
+ * refused, with a {@link ValidationException} naming dataset, column, value and rule, when
+ *
+ * <ul>
+ *   <li>a partition or index column is null (Kartothek's key rule, {@link KeyColumns});
+ *   <li>a timestamp has a sub-microsecond part or lies outside the microsecond range
+ *       ({@link TimestampCoercion});
+ *   <li>its partition values cannot form a partition label ({@link PartitionRouter}).
+ * </ul>
+ *
+ * <p>The writer checks every record before buffering any of its values, so a refused record
+ * leaves no trace; the dead-letter function checks with the same rules in front of the writer.
+ * Not thread-safe.
+ */
+public final class RecordValidator {
+  private final String dataset;
+  private final RowType rowType;
+  private final int[] keyPositions;
+  private final KeyColumns.Role[] keyRoles;
+  private final int[] timestampPositions;
+  private final int[] timestampPrecisions;
+  private final PartitionRouter router;
+
+  /**
+   * @param indexColumns the index columns in effect: those of the config and those the dataset
+   *     has already
+   */
+  public RecordValidator(KartothekSinkConfig config, List<String> indexColumns) {
+    this.dataset = config.dataset();
+    this.rowType = config.rowType();
+    List<Integer> positions = new ArrayList<>();
+    List<KeyColumns.Role> roles = new ArrayList<>();
+    for (String column : config.partitionColumns()) {
+      positions.add(config.position(column));
+      roles.add(KeyColumns.Role.PARTITION);
+    }
+    for (String column : indexColumns) {
+      positions.add(config.position(column));
+      roles.add(KeyColumns.Role.INDEX);
+    }
+    this.keyPositions = positions.stream().mapToInt(Integer::intValue).toArray();
+    this.keyRoles = roles.toArray(KeyColumns.Role[]::new);
+    List<Integer> timestamps = new ArrayList<>();
+    for (int pos = 0; pos < rowType.getFieldCount(); pos++) {
+      LogicalTypeRoot root = rowType.getTypeAt(pos).getTypeRoot();
+      if (root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+        timestamps.add(pos);
+      }
+    }
+    this.timestampPositions = timestamps.stream().mapToInt(Integer::intValue).toArray();
+    this.timestampPrecisions = timestamps.stream()
+        .mapToInt(pos -> LogicalTypeChecks.getPrecision(rowType.getTypeAt(pos)))
+        .toArray();
+    int[] partitionPositions = config.partitionColumns().stream().mapToInt(config::position).toArray();
+    this.router = new PartitionRouter(dataset, rowType, partitionPositions, config.partitionFields());
+  }
+
+  /**
+   * Checks a record and returns the id of its partition.
+   *
+   * @throws ValidationException when the record breaks a rule
+   */
+  public int check(RowData row) {
+    for (int k = 0; k < keyPositions.length; k++) {
+      if (row.isNullAt(keyPositions[k])) {
+        KeyColumns.checkNotNull(dataset, rowType.getFieldNames().get(keyPositions[k]), keyRoles[k], null);
+      }
+    }
+    for (int t = 0; t < timestampPositions.length; t++) {
+      int pos = timestampPositions[t];
+      if (!row.isNullAt(pos)) {
+        var timestamp = row.getTimestamp(pos, timestampPrecisions[t]);
+        if (timestamp.getNanoOfMillisecond() % 1000 != 0 || !fitsMicros(timestamp.getMillisecond())) {
+          TimestampCoercion.toMicros(dataset, rowType.getFieldNames().get(pos), timestamp);
+        }
+      }
+    }
+    return router.route(row);
+  }
+
+  /** The record as text, for the dead-letter output and messages. */
+  public String render(RowData row) {
+    return FlinkValues.render(rowType, row);
+  }
+
+  PartitionRouter router() {
+    return router;
+  }
+
+  private static boolean fitsMicros(long millis) {
+    return millis < Long.MAX_VALUE / 1000 && millis > Long.MIN_VALUE / 1000;
+  }
+}
