@@ -1,0 +1,123 @@
+package io.ktk.flink.sink.committer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ktk.flink.state.commit.DataFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+class FileBatchSerializerTest {
+  private static final String SAMPLE_V1 = "/serializer/file-batch-v1.bin";
+  private static final FileBatchSerializer SERIALIZER = new FileBatchSerializer();
+
+  /** The batch whose version 1 bytes are kept in {@value #SAMPLE_V1}. */
+  static FileBatch sample() {
+    Schema logical = new Schema(List.of(
+        nullable("p", ArrowType.Utf8.INSTANCE),
+        nullable("id", new ArrowType.Int(64, true)),
+        nullable("v", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+        nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null))));
+    Schema full = new Schema(logical.getFields().subList(1, 4));
+    Schema withoutValues = new Schema(List.of(full.getFields().get(0), nullable("v", ArrowType.Null.INSTANCE),
+        full.getFields().get(2)));
+    List<DataFile> files = List.of(
+        new DataFile("p=a/0123456789abcdef0123456789abcdef", 10, 2048, full),
+        new DataFile("p=b%2Fc/fedcba9876543210fedcba9876543210", 3, 1024, withoutValues),
+        new DataFile("p=a/00000000000000000000000000000001", 1, 512, full));
+    Map<Object, List<String>> ids = new LinkedHashMap<>();
+    ids.put(7L, List.of("p=a/0123456789abcdef0123456789abcdef", "p=b%2Fc/fedcba9876543210fedcba9876543210"));
+    ids.put(-1L, List.of("p=a/00000000000000000000000000000001"));
+    return new FileBatch("events", "6f1c2a9e-0000-4000-8000-000000000001", 42, logical, List.of("p"), List.of("id"),
+        files, Map.of("id", ids));
+  }
+
+  @Test
+  void versionOneBytesStillRead() throws IOException {
+    byte[] bytes;
+    try (InputStream in = getClass().getResourceAsStream(SAMPLE_V1)) {
+      assertThat(in).as(SAMPLE_V1).isNotNull();
+      bytes = in.readAllBytes();
+    }
+    assertThat(SERIALIZER.deserialize(1, bytes)).isEqualTo(sample());
+    assertThat(SERIALIZER.serialize(sample())).as("version 1 bytes are stable").isEqualTo(bytes);
+  }
+
+  @Test
+  void everyIndexValueTypeRoundTrips() throws IOException {
+    String label = "p=a/0123456789abcdef0123456789abcdef";
+    Schema schema = new Schema(List.of(nullable("p", ArrowType.Utf8.INSTANCE), nullable("x", ArrowType.Utf8.INSTANCE)));
+    List<Object> values = List.of(1L, -0.0, Double.NaN, true, "ünï", LocalDate.of(2020, 2, 29),
+        LocalDateTime.of(2021, 1, 1, 0, 0, 0, 123_456_000), Instant.parse("1969-12-31T23:59:59.999999Z"),
+        LocalTime.of(23, 59, 59, 999_999_000), new BigDecimal("-12345678901234567890.1234"));
+    for (Object value : values) {
+      FileBatch batch = new FileBatch("d", "w", -1, schema, List.of("p"), List.of("x"),
+          List.of(new DataFile(label, 1, 1, null)), Map.of("x", Map.of(value, List.of(label))));
+      FileBatch back = SERIALIZER.deserialize(1, SERIALIZER.serialize(batch));
+      assertThat(back).as("value %s", value).isEqualTo(batch);
+    }
+    byte[] bytes = {0, (byte) 255, 1};
+    FileBatch binary = new FileBatch("d", "w", 3, schema, List.of("p"), List.of("x"),
+        List.of(new DataFile(label, 1, 1, null)), Map.of("x", Map.of(bytes, List.of(label))));
+    Object value = SERIALIZER.deserialize(1, SERIALIZER.serialize(binary)).index().get("x").keySet().iterator().next();
+    assertThat((byte[]) value).containsExactly(bytes);
+  }
+
+  @Test
+  void otherVersionsAndDamagedBytesAreRefused() throws IOException {
+    byte[] bytes = SERIALIZER.serialize(sample());
+    assertThatThrownBy(() -> SERIALIZER.deserialize(2, bytes))
+        .isInstanceOf(IOException.class).hasMessageContaining("Unrecognized version or corrupt state");
+    assertThatThrownBy(() -> SERIALIZER.deserialize(1, Arrays.copyOf(bytes, bytes.length - 3)))
+        .isInstanceOf(IOException.class).hasMessageContaining("Unrecognized version or corrupt state");
+    assertThatThrownBy(() -> SERIALIZER.deserialize(1, Arrays.copyOf(bytes, bytes.length + 1)))
+        .isInstanceOf(IOException.class).hasMessageContaining("Unrecognized version or corrupt state");
+  }
+
+  @Test
+  void combiningKeepsEveryFileAndMergesIndexValues() {
+    FileBatch a = sample();
+    FileBatch b = new FileBatch("events", "0-smaller-writer", -1, a.schema(), List.of("p"), List.of("id"),
+        List.of(new DataFile("p=c/11111111111111111111111111111111", 5, 100, null)),
+        Map.of("id", Map.of(7L, List.of("p=c/11111111111111111111111111111111"))));
+    FileBatch combined = FileBatch.combine(List.of(a, b), 9);
+    assertThat(combined.checkpointId()).isEqualTo(9);
+    assertThat(combined.writerId()).isEqualTo("0-smaller-writer");
+    assertThat(combined.files()).hasSize(4);
+    assertThat(combined.rows()).isEqualTo(19);
+    assertThat(combined.index().get("id").get(7L)).containsExactly("p=a/0123456789abcdef0123456789abcdef",
+        "p=b%2Fc/fedcba9876543210fedcba9876543210", "p=c/11111111111111111111111111111111");
+    assertThat(combined.partitions()).containsExactly("p=a", "p=b%2Fc", "p=c");
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = "ktk.write-samples", matches = "true")
+  void writeSample() throws IOException {
+    Path target = Path.of("src/test/resources" + SAMPLE_V1);
+    Files.createDirectories(target.getParent());
+    Files.write(target, SERIALIZER.serialize(sample()));
+  }
+
+  private static Field nullable(String name, ArrowType type) {
+    return new Field(name, FieldType.nullable(type), List.of());
+  }
+}
