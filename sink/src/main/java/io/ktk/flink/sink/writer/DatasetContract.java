@@ -36,9 +36,11 @@ public final class DatasetContract {
     try {
       SchemaCompatibility.check(dataset, committed.schema(), config.declaredSchema());
     } catch (IncompatibleSchemaException e) {
-      throw new IncompatibleSchemaException(e.dataset(), e.column().orElse(null),
-          "The declared row type does not fit the committed schema (version " + committed.version() + "). "
-              + e.getMessage());
+      String prefix = "Cannot append to dataset '" + dataset + "': ";
+      String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+      throw new IncompatibleSchemaException(e.dataset(), e.column().orElse(null), "Cannot write to dataset '"
+          + dataset + "': the declared row type does not fit its committed schema (version " + committed.version()
+          + "): " + reason);
     }
     List<String> indexColumns = new ArrayList<>(committed.indexColumns());
     for (String column : config.indexColumns()) {
