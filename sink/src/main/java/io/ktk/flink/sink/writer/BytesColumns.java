@@ -88,7 +88,8 @@ final class BytesColumns {
         BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), data(), start, size);
       } else {
         byte[] bytes = string.toBytes();
-        System.arraycopy(bytes, 0, data(), reserve(bytes.length), bytes.length);
+        int start = reserve(bytes.length);
+        System.arraycopy(bytes, 0, data(), start, bytes.length);
       }
     }
   }
@@ -102,7 +103,8 @@ final class BytesColumns {
     @Override
     void appendValue(RowData row, int pos) {
       byte[] bytes = row.getBinary(pos);
-      System.arraycopy(bytes, 0, data(), reserve(bytes.length), bytes.length);
+      int start = reserve(bytes.length);
+      System.arraycopy(bytes, 0, data(), start, bytes.length);
     }
   }
 
