@@ -154,28 +154,36 @@ abstract class FieldWriter {
     private long timestamp(TimestampData value) {
       long millis = value.getMillisecond();
       int nanos = value.getNanoOfMillisecond();
+      return switch (unit) {
+        case SECOND -> {
+          if (Math.floorMod(millis, 1000) != 0 || nanos != 0) {
+            throw lossy("timestamp " + value);
+          }
+          yield Math.floorDiv(millis, 1000);
+        }
+        case MILLISECOND -> {
+          if (nanos != 0) {
+            throw lossy("timestamp " + value);
+          }
+          yield millis;
+        }
+        case MICROSECOND -> {
+          if (nanos % 1000 != 0) {
+            throw lossy("timestamp " + value);
+          }
+          yield scale(millis, 1000L, nanos / 1000, value);
+        }
+        case NANOSECOND -> scale(millis, 1_000_000L, nanos, value);
+      };
+    }
+
+    /** {@code millis * factor + fraction} with {@code 0 <= fraction < factor}, exactly. */
+    private long scale(long millis, long factor, long fraction, TimestampData value) {
       try {
-        return switch (unit) {
-          case SECOND -> {
-            if (Math.floorMod(millis, 1000) != 0 || nanos != 0) {
-              throw lossy("timestamp " + value);
-            }
-            yield Math.floorDiv(millis, 1000);
-          }
-          case MILLISECOND -> {
-            if (nanos != 0) {
-              throw lossy("timestamp " + value);
-            }
-            yield millis;
-          }
-          case MICROSECOND -> {
-            if (nanos % 1000 != 0) {
-              throw lossy("timestamp " + value);
-            }
-            yield Math.addExact(Math.multiplyExact(millis, 1000L), nanos / 1000);
-          }
-          case NANOSECOND -> Math.addExact(Math.multiplyExact(millis, 1_000_000L), nanos);
-        };
+        // for negative millis the product alone may overflow although the sum fits
+        return millis >= 0
+            ? Math.addExact(Math.multiplyExact(millis, factor), fraction)
+            : Math.addExact(Math.multiplyExact(millis + 1, factor), fraction - factor);
       } catch (ArithmeticException e) {
         throw new ValidationException("Cannot encode row key column '" + column + "': timestamp "
             + value + " is out of the range of " + codec.field.getType(), e);

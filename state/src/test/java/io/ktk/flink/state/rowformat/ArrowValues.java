@@ -47,12 +47,17 @@ final class ArrowValues {
 
   static FieldVector vector(BufferAllocator allocator, Field field, List<?> values) {
     FieldVector vector = field.createVector(allocator);
-    vector.allocateNew();
-    for (int i = 0; i < values.size(); i++) {
-      write(vector, i, values.get(i));
+    try {
+      vector.allocateNew();
+      for (int i = 0; i < values.size(); i++) {
+        write(vector, i, values.get(i));
+      }
+      vector.setValueCount(values.size());
+      return vector;
+    } catch (RuntimeException e) {
+      vector.close();
+      throw e;
     }
-    vector.setValueCount(values.size());
-    return vector;
   }
 
   static List<Object> read(FieldVector vector) {

@@ -129,8 +129,11 @@ final class RandomColumns {
         return integer(t.getBitWidth(), t.getIsSigned());
       }
       case FloatingPoint:
-        return ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.SINGLE
-            ? float32() : float64();
+        // not a ?: expression, which would widen the Float to a Double
+        if (((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.SINGLE) {
+          return float32();
+        }
+        return float64();
       case Date:
         return ((ArrowType.Date) type).getUnit() == DateUnit.DAY
             ? integer(32, true) : integer(64, true);
