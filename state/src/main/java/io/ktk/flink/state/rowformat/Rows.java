@@ -98,7 +98,7 @@ public final class Rows {
     return indices;
   }
 
-  /** Sorts row numbers (any subset, in any order) in place by row, stably. */
+  /** Sorts row numbers (any subset, in any order) in place by row; equal rows keep their order. */
   public void sort(int[] indices) {
     requireNonNull(indices, "indices is null");
     for (int index : indices) {

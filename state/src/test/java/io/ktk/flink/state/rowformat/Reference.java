@@ -110,14 +110,18 @@ final class Reference {
   }
 
   private static int compareCodePoints(String a, String b) {
-    int[] x = a.codePoints().toArray();
-    int[] y = b.codePoints().toArray();
-    for (int k = 0; k < Math.min(x.length, y.length); k++) {
-      if (x[k] != y[k]) {
-        return Integer.compare(x[k], y[k]);
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
       }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
     }
-    return Integer.compare(x.length, y.length);
+    return Boolean.compare(i < a.length(), j < b.length());
   }
 
   private static int compareBytes(byte[] a, byte[] b) {

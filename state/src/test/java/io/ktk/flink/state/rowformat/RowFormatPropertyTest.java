@@ -30,12 +30,12 @@ import org.junit.jupiter.api.Test;
  *   <li>two unordered encodings are equal exactly when the rows are, and decode back too.
  * </ul>
  *
- * Seeds {@code 0 .. 399} by default; {@code -Drowformat.firstSeed=S -Drowformat.seeds=N} runs
+ * Seeds {@code 0 .. 999} by default; {@code -Drowformat.firstSeed=S -Drowformat.seeds=N} runs
  * others. A failure prints the seed, the columns and the two rows.
  */
 class RowFormatPropertyTest {
   private static final long FIRST_SEED = Long.getLong("rowformat.firstSeed", 0);
-  private static final int SEEDS = Integer.getInteger("rowformat.seeds", 400);
+  private static final int SEEDS = Integer.getInteger("rowformat.seeds", 1000);
 
   private static BufferAllocator allocator;
 
