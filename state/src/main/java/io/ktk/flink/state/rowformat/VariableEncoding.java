@@ -43,7 +43,9 @@ final class VariableEncoding {
   /**
    * Encodes a value whose raw bytes already sit at {@code out[pos + 1 .. pos + 1 + length)}: the
    * blocks are spread out in place (back to front, so no byte is overwritten before it is
-   * moved). {@code out} must hold {@link #orderedLength} bytes from {@code pos}.
+   * moved). {@code out} must hold {@link #orderedLength} bytes from {@code pos}, and those after
+   * the raw bytes must be zero: they become the padding of the last block, which always lies
+   * beyond the raw bytes.
    *
    * @return the encoded length
    */
@@ -56,8 +58,9 @@ final class VariableEncoding {
     int lastLength = length - (blocks - 1) * blockSize;
     int src = pos + 1 + (blocks - 1) * blockSize;
     int dst = pos + 1 + (blocks - 1) * (blockSize + 1);
-    System.arraycopy(out, src, out, dst, lastLength);
-    Arrays.fill(out, dst + lastLength, dst + blockSize, (byte) 0);
+    if (dst != src) {
+      System.arraycopy(out, src, out, dst, lastLength);
+    }
     out[dst + blockSize] = (byte) lastLength;
     for (int k = blocks - 2; k >= 0; k--) {
       src = pos + 1 + k * blockSize;
