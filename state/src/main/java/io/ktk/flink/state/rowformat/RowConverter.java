@@ -21,8 +21,8 @@ import org.apache.flink.table.types.logical.RowType;
  * A row is the concatenation of the encodings of its columns. Every encoding is prefix-free and
  * begins with a marker byte that makes nulls, empty values and present values unambiguous, so no
  * escaping is needed, and two rows compare with one unsigned byte comparison
- * ({@link java.util.Arrays#compareUnsigned(byte[], byte[])}). Per column, with {@code N} the null
- * byte, {@code 0x00} for nulls first and {@code 0xFF} for nulls last:
+ * ({@link java.util.Arrays#compareUnsigned(byte[], byte[])}). Below, {@code N} is the column's null
+ * byte: {@code 0x00} for nulls first, {@code 0xFF} for nulls last.
  *
  * <h2>Fixed-width: bool, int8-64, uint8-64, float32/64, date, time, timestamp, decimal128,
  * fixed_size_binary</h2>
@@ -94,7 +94,8 @@ import org.apache.flink.table.types.logical.RowType;
  * {@link #decode} restores the values exactly, except that -0.0 comes back as 0.0 and every NaN
  * as the canonical NaN ({@code 0x7FC00000} / {@code 0x7FF8000000000000}).
  *
- * <p>A converter is immutable apart from per-codec decode scratch: use one per thread.
+ * <p>Encoding with a converter is thread-safe; decoding reuses scratch buffers of the converter,
+ * so decode from one thread at a time.
  */
 public final class RowConverter {
   private final List<SortField> fields;
