@@ -17,13 +17,18 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = {
       "Copies a dataset, or every dataset of a cube, to another store: the latest version, consistently.",
-      "Data files first, then the log (version 0 last), then the plateau metadata published from the copied",
-      "log; the target shows the dataset only once everything it refers to is there. A cube's seed is copied",
-      "last, so a half-copied cube has no seed. Datasets that exist at the target are refused; an interrupted",
-      "copy can be run again."
+      "Data files first, then the log (version 0 last), then the plateau metadata published from the "
+          + "copied log: the target shows the dataset only once everything it refers to is there. Files "
+          + "that only older versions referenced are not copied. A cube's seed is copied last, so a "
+          + "half-copied cube has no seed. Datasets that exist at the target are refused; an interrupted "
+          + "copy can be run again."
     },
-    footer = {"", "Example: ktk copy --store file:///data --cube sales --to s3://bucket/backup "
-        + "--to-option region=eu-west-1"})
+    footer = {
+      "",
+      "Example:",
+      "  ktk copy --store file:///data --cube sales \\",
+      "      --to s3://bucket/backup --to-option region=eu-west-1"
+    })
 final class CopyCommand extends StoreCommand {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Target target;

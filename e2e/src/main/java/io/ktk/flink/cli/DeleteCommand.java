@@ -34,7 +34,8 @@ import picocli.CommandLine.ParameterException;
       "",
       "Asks for confirmation on a terminal; without one (a script), --yes is required.",
       "",
-      "Example: ktk delete --store file:///data --dataset events --yes"
+      "Example:",
+      "  ktk delete --store file:///data --dataset events --yes"
     })
 final class DeleteCommand extends StoreCommand {
   @ArgGroup(exclusive = true, multiplicity = "1")

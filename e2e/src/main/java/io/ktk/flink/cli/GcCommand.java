@@ -15,12 +15,12 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = {
       "Deletes the files of a dataset or cube that nothing references and that are older than --older-than.",
-      "Those are data and index files that neither the latest version nor the published metadata references:",
-      "files replaced by later versions, index files of older metadata, files of writers that failed before",
-      "committing. The log and _common_metadata are kept. Younger files are kept because running writers",
-      "may still commit them."
+      "Those are data and index files that neither the latest version nor the published metadata "
+          + "references: files replaced by later versions, index files of older metadata, files of writers "
+          + "that failed before committing. The log and _common_metadata are kept. Younger files are kept "
+          + "because running writers may still commit them."
     },
-    footer = {"", "Example: ktk gc --store file:///data --cube sales --older-than 7d --dry-run"})
+    footer = {"", "Example:", "  ktk gc --store file:///data --cube sales --older-than 7d --dry-run"})
 final class GcCommand extends StoreCommand {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Target target;

@@ -40,7 +40,7 @@ import picocli.CommandLine.ParameterException;
     sortOptions = false,
     description = "Builds a secondary index on a column over the existing files of a dataset, commits it and "
         + "publishes the metadata with the new index.",
-    footer = {"", "Example: ktk index --store file:///data --dataset events --on customer"})
+    footer = {"", "Example:", "  ktk index --store file:///data --dataset events --on customer"})
 final class IndexCommand extends StoreCommand {
   /** Versions lost to concurrent writers before giving up. */
   private static final int MAX_ROUNDS = 100;

@@ -35,19 +35,26 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "JSON fields (--json) of a dataset:",
-      "  uuid, version (latest committed version), committed_at (ISO-8601),",
-      "  published_version (the version the plateau metadata shows, null if it has none),",
-      "  partition_keys [names], partitions, files, rows, bytes (null when unknown: files adopted from plateau),",
-      "  schema [{name, partition_key, normalized (pyarrow type name, as committed),",
-      "           stored [distinct pyarrow types of the column in the data files; empty when unknown]}]",
-      "           in _common_metadata order (partition keys first, then by name),",
-      "  indices [{column, values (distinct values)}], metadata {key: JSON value}.",
+      "  uuid, version (latest committed), committed_at (ISO-8601),",
+      "  published_version (version the plateau metadata shows; null if none),",
+      "  partition_keys [names], partitions, files,",
+      "  rows, bytes (null when unknown: files adopted from plateau),",
+      "  schema [{name, partition_key (true/false),",
+      "           normalized (pyarrow type name, as committed),",
+      "           stored [pyarrow types of the column in the data files,",
+      "                   as the log recorded them; empty when unknown]}]",
+      "         in _common_metadata order (partition keys, then by name),",
+      "  indices [{column, values (number of distinct values)}],",
+      "  metadata {key: JSON value}.",
       "Of a cube:",
-      "  cube, spec {dimension_columns, partition_columns, seed_dataset, suppress_index_on} (null when the",
-      "  seed cannot be found), valid (true/false), problem (why not valid, else null),",
-      "  datasets [{dataset_id, then the fields of a dataset}] seed first.",
+      "  cube, spec {dimension_columns, partition_columns, seed_dataset,",
+      "              suppress_index_on} (null when no seed is found),",
+      "  valid (true/false), problem (the broken rule, or null),",
+      "  datasets [{dataset_id, then the fields of a dataset}], seed first.",
       "",
-      "Example: ktk info --store s3://bucket/data --store-option region=eu-west-1 --cube sales --json"
+      "Example:",
+      "  ktk info --store s3://bucket/data --store-option region=eu-west-1 \\",
+      "      --cube sales --json"
     })
 final class InfoCommand extends StoreCommand {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;

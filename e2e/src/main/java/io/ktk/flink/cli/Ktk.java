@@ -3,6 +3,7 @@ package io.ktk.flink.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.ktk.flink.state.KtkException;
+import io.ktk.flink.state.store.InvalidStoreUrlException;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -25,7 +26,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * local directory or on S3, without Flink.
  *
  * <p>Exit codes: {@value #OK} on success; {@value #USAGE} on bad usage (unknown option, missing or
- * malformed argument), with the mistake and a hint on stderr; {@value #ERROR} on any other error,
+ * malformed argument, a store URL or store option that cannot work), with the mistake and a hint on
+ * stderr; {@value #ERROR} on any other error,
  * with its message on stderr. The project's exceptions carry messages written for users ("Cannot
  * read dataset 'x' in file:///data/: ..."), so only the message is printed; {@code --verbose} adds
  * the stack trace.
@@ -143,6 +145,11 @@ public final class Ktk implements Callable<Integer> {
 
   private static int error(Exception e, PrintWriter err, boolean verbose) {
     Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof InvalidStoreUrlException) {
+      // A store URL or option that cannot work is a mistake on the command line.
+      err.println(cause.getMessage());
+      return USAGE;
+    }
     if (cause instanceof KtkException) {
       err.println(cause.getMessage());
     } else if (cause instanceof IOException) {

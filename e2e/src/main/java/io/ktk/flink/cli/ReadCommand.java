@@ -23,23 +23,26 @@ import picocli.CommandLine.ParameterException;
     sortOptions = false,
     description = {
       "Prints the rows of the latest version of a dataset.",
-      "Rows come partition by partition, in the order of the partition values, then file by file and as stored.",
-      "Columns come in the order of --columns; by default partition keys first, then the others by name."
+      "Rows come partition by partition, in the order of the partition values, then file by file and as "
+          + "stored. Columns come in the order of --columns; by default partition keys first, then the others "
+          + "by name."
     },
     footer = {
       "",
-      "--where takes comparisons joined by 'and': col == 1, col != 'x', col < 1.5, col <= 2, col > 0, col >= 0,",
-      "col in (1, 2). Literals: numbers, nan, inf, true, false, 'text', x'0aff', '2024-01-31',",
-      "'2024-01-31 12:00:00' (timestamps with a zone need Z or an offset). A comparison with a null value",
-      "is unknown and drops the row. Conditions on partition columns skip whole partitions, == and in on",
-      "indexed columns skip files, before anything is read.",
+      "--where takes comparisons joined by 'and': col == 1, col != 'x', col < 1.5, col <= 2, col > 0, "
+          + "col >= 0, col in (1, 2). Literals: numbers, nan, inf, true, false, 'text', x'0aff' (bytes), "
+          + "'2024-01-31', '2024-01-31 12:00:00' (timestamps with a zone need Z or an offset). A comparison "
+          + "with a null value is unknown and drops the row. Conditions on partition columns skip whole "
+          + "partitions, == and in on indexed columns skip files, before anything is read.",
       "",
-      "CSV: RFC 4180 with a header row and CRLF line ends; a null is an empty field, an empty string is \"\".",
-      "JSON lines: one object per row; null for nulls. Both: floats as Python prints them, NaN/Infinity as",
-      "\"NaN\"/\"Infinity\"/\"-Infinity\"; dates and timestamps in ISO-8601 (zoned ones in UTC, Z); binary in",
-      "base64; decimals exact (strings in JSON); lists and structs as JSON.",
+      "CSV: RFC 4180, with a header row and CRLF line ends; a null is an empty field, an empty string is "
+          + "\"\". JSON lines: one object per row, null for nulls. Both: floats as Python prints them, NaN and "
+          + "infinities as \"NaN\", \"Infinity\", \"-Infinity\"; dates and timestamps in ISO-8601 (zoned ones in "
+          + "UTC, with Z); binary in base64; decimals exact (strings in JSON); lists and structs as JSON.",
       "",
-      "Example: ktk read --store file:///data --dataset events --columns day,c --where \"day >= '2024-01-02'\""
+      "Example:",
+      "  ktk read --store file:///data --dataset events --columns day,c \\",
+      "      --where \"day >= '2024-01-02' and c in (1, 2)\" --format jsonl"
     })
 final class ReadCommand extends StoreCommand {
   /** How many rows are written between checks that stdout is still open (e.g. not closed by head). */

@@ -13,12 +13,14 @@ import picocli.CommandLine.Command;
 @Command(
     name = "stats",
     sortOptions = false,
-    description = "Shows files, rows and bytes per partition and in total, for a dataset or each dataset of a cube.",
+    description = "Shows files, rows and bytes per partition and in total, for a dataset or each dataset "
+        + "of a cube.",
     footer = {
       "",
       "Rows and bytes are '?' for files whose counts the log does not know (files adopted from plateau).",
       "",
-      "Example: ktk stats --store file:///data --cube sales"
+      "Example:",
+      "  ktk stats --store file:///data --cube sales"
     })
 final class StatsCommand extends StoreCommand {
   @ArgGroup(exclusive = true, multiplicity = "1")

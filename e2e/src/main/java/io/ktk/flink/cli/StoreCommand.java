@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -13,6 +14,9 @@ import picocli.CommandLine.Spec;
  * #run(ObjectStore)} and return the exit code; they throw for errors, which {@link Ktk} reports.
  */
 abstract class StoreCommand implements Callable<Integer> {
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  boolean help;
+
   @Mixin StoreMixin store;
   @ParentCommand Ktk ktk;
   @Spec CommandSpec spec;

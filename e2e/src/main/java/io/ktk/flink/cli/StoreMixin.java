@@ -16,7 +16,7 @@ public final class StoreMixin {
       names = "--store",
       required = true,
       paramLabel = "URL",
-      description = "Where the datasets live: file:///dir or s3://bucket/prefix.")
+      description = "The store: file:///dir or s3://bucket/prefix.")
   String url;
 
   @Option(

@@ -22,14 +22,15 @@ import picocli.CommandLine.Command;
     sortOptions = false,
     description = {
       "Checks a dataset or every dataset of a cube and lists the problems found (exit code 1 if any).",
-      "Checked: the log, the published metadata against the log, _common_metadata against the committed schema,",
-      "every data file's footer (exists, readable, physical schema fits the committed one, row count and",
-      "size as logged), every secondary index against the values the files hold (index columns are read",
-      "from every file). For a cube also the cube rules: one seed, same partition keys, dimension columns,",
-      "payload columns in one dataset only, seed indices, and no cell twice in a dataset (reads the",
-      "dimension columns). Warnings (e.g. unreferenced files) do not fail."
+      "Checked: the log; the published metadata against the log; _common_metadata against the committed "
+          + "schema; every data file's footer (it exists and reads, its physical schema fits the committed "
+          + "one, its row count and size are as logged); every secondary index against the values the files "
+          + "hold (index columns are read from every file). For a cube also the cube rules: one seed, the "
+          + "same partition keys, dimension columns, payload columns in one dataset only, the seed's "
+          + "indices, and no cell twice in a dataset (reads the dimension columns). Warnings (e.g. "
+          + "unreferenced files) do not fail."
     },
-    footer = {"", "Example: ktk validate --store file:///data --cube sales"})
+    footer = {"", "Example:", "  ktk validate --store file:///data --cube sales"})
 final class ValidateCommand extends StoreCommand {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Target target;
