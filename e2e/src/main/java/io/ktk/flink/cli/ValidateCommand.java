@@ -1,5 +1,6 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
@@ -47,9 +48,14 @@ final class ValidateCommand extends StoreCommand {
     List<String> cubeProblems = new ArrayList<>();
     CubeDatasets cube = null;
     if (target.isCube()) {
-      cube = CubeDatasets.load(store, target.cube);
-      if (cube.problem() != null) {
-        cubeProblems.add(cube.problem());
+      try {
+        cube = CubeDatasets.load(store, target.cube);
+        if (cube.problem() != null) {
+          cubeProblems.add(cube.problem());
+        }
+      } catch (CorruptDatasetException e) {
+        // A dataset that cannot be read: its own check below says why; the cube rules cannot be checked.
+        cubeProblems.add("the cube rules were not checked: " + e.getMessage());
       }
     }
     for (String uuid : target.uuids(store)) {

@@ -110,6 +110,18 @@ class ReadCommandTest {
   }
 
   @Test
+  void partitionColumnsAloneComeFromLabelsAndLoggedRowCountsWithoutReadingFiles() throws IOException {
+    for (DataFile file : files) {
+      corrupt(file);
+    }
+
+    KtkRun run = ktk("read", "--store", url, "--dataset", "events", "--columns", "p", "--where", "p != 3");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("p\r\n2\r\n2\r\n2\r\n10\r\n10\r\n");
+  }
+
+  @Test
   void equalityOnAnIndexedColumnSkipsTheFilesTheIndexDoesNotList() throws IOException {
     corrupt(fileOf(10));
 

@@ -144,6 +144,9 @@ class ReadMatchesPyarrowTest {
         sys.stdout.write("".join(line + "\\r\\n" for line in out))
         """, dir.toString(), "zoo");
     assertThat(run.out()).isEqualTo(expected);
-    assertThat(run.out()).startsWith("p,b,bin,d,dec,f,i,l,s,ts,tz,u\r\na b/c,false,YWI=,2024-02-29,-0.01,0.3333333333333333,-2,[],");
+    // Files within a partition come in label order (random ids), so only the header is at a known place.
+    assertThat(run.out()).startsWith("p,b,bin,d,dec,f,i,l,s,ts,tz,u\r\na b/c,")
+        .contains("\r\na b/c,false,YWI=,2024-02-29,-0.01,0.3333333333333333,-2,[],\"ünïcode, \"\"quoted\"\"\",")
+        .contains("\r\nb,,,,,,3,,,,,\r\n");
   }
 }
