@@ -15,7 +15,6 @@ import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.io.PrintWriter;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -226,8 +225,7 @@ final class InfoCommand extends StoreCommand {
 
     out.println(indent + "metadata:" + (dataset.get("metadata").isEmpty() ? " (none)" : ""));
     TextTable metadata = new TextTable();
-    for (Iterator<Map.Entry<String, JsonNode>> it = dataset.get("metadata").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
+    for (Map.Entry<String, JsonNode> entry : dataset.get("metadata").properties()) {
       metadata.add(entry.getKey(), entry.getValue().toString());
     }
     metadata.print(out, indent + "  ");
