@@ -71,6 +71,18 @@ public record CommitRequest(
         List.of(), schema, files, partitions, Map.of(), Map.of());
   }
 
+  /**
+   * Adds a secondary index on {@code column} over the files that exist: {@code values} maps each
+   * value of the column (typed by the project's convention) to the labels of the files holding it.
+   * When the column is indexed already, the values are added to its index.
+   */
+  public static CommitRequest addIndex(String column, Map<Object, List<String>> values) {
+    requireNonNull(column, "column is null");
+    requireNonNull(values, "values is null");
+    return new CommitRequest(Operation.ADD_INDEX, null, OptionalLong.empty(), List.of(), List.of(column), null,
+        List.of(), Set.of(), Map.of(column, values), Map.of());
+  }
+
   public CommitRequest withWriter(String writerId, long checkpointId) {
     return new CommitRequest(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.of(checkpointId),
         partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata);

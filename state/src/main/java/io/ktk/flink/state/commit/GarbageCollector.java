@@ -35,10 +35,11 @@ public final class GarbageCollector {
    * What a collection found.
    *
    * @param deleted keys deleted (or, in a dry run, that would be)
+   * @param deletedBytes the size of those objects together, as listed
    * @param referenced files still referenced
    * @param tooYoung unreferenced files kept because they are younger than the safety age
    */
-  public record Result(List<String> deleted, int referenced, int tooYoung) {
+  public record Result(List<String> deleted, long deletedBytes, int referenced, int tooYoung) {
     public Result {
       deleted = List.copyOf(deleted);
     }
@@ -72,6 +73,7 @@ public final class GarbageCollector {
 
     Instant cutoff = now.minus(safetyAge);
     List<String> deleted = new ArrayList<>();
+    long deletedBytes = 0;
     int kept = 0;
     int tooYoung = 0;
     for (String prefix : List.of(uuid + "/" + DatasetKeys.TABLE + "/", uuid + "/indices/")) {
@@ -84,6 +86,7 @@ public final class GarbageCollector {
           tooYoung++;
         } else {
           deleted.add(object.key());
+          deletedBytes += object.size();
         }
       }
     }
@@ -92,6 +95,6 @@ public final class GarbageCollector {
         store.delete(key);
       }
     }
-    return new Result(deleted, kept, tooYoung);
+    return new Result(deleted, deletedBytes, kept, tooYoung);
   }
 }

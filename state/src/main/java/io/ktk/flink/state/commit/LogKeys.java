@@ -3,8 +3,12 @@ package io.ktk.flink.state.commit;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import java.util.OptionalLong;
 
-/** Where a dataset's log entries ({@link DatasetKeys#logEntryKey}) and snapshots live in the store. */
-final class LogKeys {
+/**
+ * Where a dataset's log entries ({@link DatasetKeys#logEntryKey}) and snapshots live in the store:
+ * {@code <uuid>/_ktk_log/<20-digit version>.json} and {@code
+ * <uuid>/_ktk_log/snapshots/<20-digit version>.json.zst}. Public for tools that copy a log.
+ */
+public final class LogKeys {
   private static final String SNAPSHOT_SUFFIX = ".json.zst";
 
   private LogKeys() {}
@@ -21,7 +25,8 @@ final class LogKeys {
     return DatasetKeys.logVersion(uuid, key);
   }
 
-  static String snapshotPrefix(String uuid) {
+  /** {@code <uuid>/_ktk_log/snapshots/}. */
+  public static String snapshotPrefix(String uuid) {
     return logPrefix(uuid) + "snapshots/";
   }
 
@@ -29,7 +34,8 @@ final class LogKeys {
     return snapshotPrefix(uuid) + String.format("%020d", version) + SNAPSHOT_SUFFIX;
   }
 
-  static OptionalLong snapshotVersion(String uuid, String key) {
+  /** The version of a snapshot key of the dataset, or empty for any other key. */
+  public static OptionalLong snapshotVersion(String uuid, String key) {
     String prefix = snapshotPrefix(uuid);
     if (!key.startsWith(prefix) || !key.endsWith(SNAPSHOT_SUFFIX)
         || key.length() != prefix.length() + 20 + SNAPSHOT_SUFFIX.length()) {

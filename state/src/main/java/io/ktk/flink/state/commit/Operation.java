@@ -14,7 +14,7 @@ public enum Operation {
   REPLACE_PARTITIONS,
   /** Adds a secondary index over the existing files. */
   ADD_INDEX,
-  /** Sets user or cube metadata keys; may also remove files (garbage-free deletes). */
+  /** Sets user or cube metadata keys. */
   SET_METADATA;
 
   public String jsonName() {

@@ -1,6 +1,5 @@
 package io.ktk.flink.state.metadata;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
@@ -13,6 +12,7 @@ import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.parquet.StoreInputFile;
 import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

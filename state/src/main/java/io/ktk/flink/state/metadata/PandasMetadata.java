@@ -1,6 +1,5 @@
 package io.ktk.flink.state.metadata;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;

@@ -1,10 +1,10 @@
 package io.ktk.flink.state.metadata;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

@@ -14,10 +14,11 @@ import java.math.RoundingMode;
  * are found here: for each precision from 1 to 17 the two neighbouring decimals of the exact value
  * are tried, and the closer one that reads back as the double wins, as in Python's dtoa.
  */
-final class PythonFloats {
+public final class PythonFloats {
   private PythonFloats() {}
 
-  static String repr(double d) {
+  /** {@code repr(d)} as Python prints it. */
+  public static String repr(double d) {
     if (Double.isNaN(d)) {
       return "nan";
     }

@@ -1,6 +1,5 @@
 package io.ktk.flink.state.parquet;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import static org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.MICROS;
 import static org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.MILLIS;
 import static org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.NANOS;
@@ -14,6 +13,7 @@ import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.ktk.flink.state.parquet;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.ktk.flink.state.commit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.ValidationException;

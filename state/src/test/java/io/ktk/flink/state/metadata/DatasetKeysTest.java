@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.store.LocalObjectStore;
-import io.ktk.flink.state.store.ObjectInfo;
-import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.testing.CountingObjectStore;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Iterator;
-import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,88 +61,11 @@ class DatasetKeysTest {
       for (int i = 0; i < 50; i++) {
         local.put("a/table/p=" + i + "/f.parquet", new byte[] {1});
       }
-      CountingStore store = new CountingStore(local);
+      CountingObjectStore store = new CountingObjectStore(local);
       assertThat(DatasetKeys.discoverDatasetUuids(store))
           .containsExactly("a", "b", "cube++enrich", "cube++seed", "cube2++seed");
-      assertThat(store.seen).as("keys below <uuid>/ are skipped after the first one").isLessThanOrEqualTo(12);
+      assertThat(store.listed).as("keys below <uuid>/ are skipped after the first one").isLessThanOrEqualTo(12);
       assertThat(DatasetKeys.discoverDatasetUuids(local, "cube++")).containsExactly("cube++enrich", "cube++seed");
-    }
-  }
-
-  /** Counts the keys a listing hands out. */
-  private static final class CountingStore implements ObjectStore {
-    final ObjectStore delegate;
-    int seen;
-
-    CountingStore(ObjectStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException {
-      Iterator<ObjectInfo> it = delegate.list(prefix, startAfter);
-      return new Iterator<>() {
-        @Override
-        public boolean hasNext() {
-          return it.hasNext();
-        }
-
-        @Override
-        public ObjectInfo next() {
-          seen++;
-          return it.next();
-        }
-      };
-    }
-
-    @Override
-    public String url() {
-      return delegate.url();
-    }
-
-    @Override
-    public byte[] get(String key) throws IOException {
-      return delegate.get(key);
-    }
-
-    @Override
-    public byte[] getRange(String key, long offset, int length) throws IOException {
-      return delegate.getRange(key, offset, length);
-    }
-
-    @Override
-    public InputStream open(String key) throws IOException {
-      return delegate.open(key);
-    }
-
-    @Override
-    public void put(String key, byte[] data) throws IOException {
-      delegate.put(key, data);
-    }
-
-    @Override
-    public boolean putIfAbsent(String key, byte[] data) throws IOException {
-      return delegate.putIfAbsent(key, data);
-    }
-
-    @Override
-    public ObjectOutputStream create(String key) throws IOException {
-      return delegate.create(key);
-    }
-
-    @Override
-    public Optional<ObjectInfo> head(String key) throws IOException {
-      return delegate.head(key);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-      delegate.delete(key);
-    }
-
-    @Override
-    public void close() throws IOException {
-      delegate.close();
     }
   }
 }

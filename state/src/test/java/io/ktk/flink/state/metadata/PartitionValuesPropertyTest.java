@@ -1,6 +1,5 @@
 package io.ktk.flink.state.metadata;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ktk.flink.state.testing.Python;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package io.ktk.flink.state.metadata;
 
-import io.ktk.flink.state.types.ArrowTypeNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.NoSuchObjectException;
+import io.ktk.flink.state.testing.CountingObjectStore;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,7 +30,7 @@ class StoreInputFileTest {
     Random random = new Random(seed);
     byte[] data = new byte[300_000];
     random.nextBytes(data);
-    CountingStore store = new CountingStore(new LocalObjectStore(dir));
+    CountingObjectStore store = new CountingObjectStore(new LocalObjectStore(dir));
     store.put("blob", data);
     StoreInputFile file = new StoreInputFile(store, "blob", -1, 4096);
     assertThat(file.getLength()).isEqualTo(data.length);
@@ -93,7 +94,7 @@ class StoreInputFileTest {
   void aTailReadFetchesTheLastWindowOnceAndLaterSmallReadsComeFromIt() throws IOException {
     byte[] data = new byte[100_000];
     new Random(7).nextBytes(data);
-    CountingStore store = new CountingStore(new LocalObjectStore(dir));
+    CountingObjectStore store = new CountingObjectStore(new LocalObjectStore(dir));
     store.put("blob", data);
     try (SeekableInputStream in = new StoreInputFile(store, "blob", data.length, 8192).newStream()) {
       in.seek(data.length - 8);
@@ -112,7 +113,7 @@ class StoreInputFileTest {
 
   @Test
   void readingOneColumnOfALargeFileFetchesOnlyItsChunksAndTheFooter() throws IOException {
-    CountingStore store = new CountingStore(new LocalObjectStore(dir));
+    CountingObjectStore store = new CountingObjectStore(new LocalObjectStore(dir));
     Schema schema = new Schema(List.of(
         Field.nullable("i", new ArrowType.Int(64, true)), Field.nullable("text", ArrowType.Utf8.INSTANCE)));
     Random random = new Random(11);
