@@ -7,8 +7,8 @@ import org.apache.flink.table.types.logical.RowType;
  * Dense ids {@code 0, 1, 2, ...} for the distinct values of some columns of rows, in order of
  * first appearance: how the writer finds a record's partition buffer (partition columns) and
  * whether an index value is new in a buffer (one index column). A lookup encodes the key columns
- * into a reused byte buffer and probes a hash table of those bytes; it allocates nothing unless
- * the key is new.
+ * into a reused byte buffer (the row format of {@code state.rowformat}) and probes a hash table of
+ * those bytes; it allocates nothing unless the key is new.
  *
  * <p>Not thread-safe.
  */
@@ -28,6 +28,6 @@ public interface RowKeyIds {
 
   /** Ids for the key made of the columns at {@code positions} of rows of {@code rowType}. */
   static RowKeyIds of(RowType rowType, int... positions) {
-    return new ByteKeyIds(new KeyEncoder(rowType, positions));
+    return new RowFormatKeyIds(rowType, positions);
   }
 }
