@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -80,7 +81,8 @@ public final class KartothekWriter
       } catch (ValidationException e) {
         throw new SuppressRestartsException(e);
       }
-      this.writerId = writerId(committed, restored, context.getRestoredCheckpointId());
+      this.writerId = writerId(config.dataset(), committed.checkpoints(), restored, context.getRestoredCheckpointId(),
+          () -> UUID.randomUUID().toString());
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
@@ -104,23 +106,23 @@ public final class KartothekWriter
    * start. A restored id is replaced when the log holds a commit of it for a checkpoint after the
    * restored one: the job was restored from an older checkpoint or savepoint, and the same id
    * would make the log take its new checkpoints for replays of ones it has.
+   *
+   * @param committed per writer id, the highest checkpoint the log holds
    */
-  private String writerId(DatasetState committed, Collection<WriterState> restored, OptionalLong restoredCheckpoint) {
+  static String writerId(String dataset, Map<String, Long> committed, Collection<WriterState> restored,
+      OptionalLong restoredCheckpoint, Supplier<String> newId) {
     String id = restored.stream().map(WriterState::writerId).min(Comparator.naturalOrder()).orElse(null);
-    if (id != null && restoredCheckpoint.isPresent()) {
-      Long committedUpTo = committed.checkpoints().get(id);
-      if (committedUpTo != null && committedUpTo > restoredCheckpoint.getAsLong()) {
-        String fresh = newWriterId();
-        LOG.warn("Dataset '{}': writer {} has committed checkpoint {}, but the job restored checkpoint {}; "
-            + "continuing as writer {}", config.dataset(), id, committedUpTo, restoredCheckpoint.getAsLong(), fresh);
-        return fresh;
-      }
+    if (id == null) {
+      return newId.get();
     }
-    return id != null ? id : newWriterId();
-  }
-
-  private static String newWriterId() {
-    return UUID.randomUUID().toString();
+    Long committedUpTo = committed.get(id);
+    if (committedUpTo != null && restoredCheckpoint.isPresent() && committedUpTo > restoredCheckpoint.getAsLong()) {
+      String fresh = newId.get();
+      LOG.warn("Dataset '{}': writer {} has committed checkpoint {}, but the job restored checkpoint {}; "
+          + "continuing as writer {}", dataset, id, committedUpTo, restoredCheckpoint.getAsLong(), fresh);
+      return fresh;
+    }
+    return id;
   }
 
   private static DataColumns layout(KartothekSinkConfig config, List<String> indexColumns) {
