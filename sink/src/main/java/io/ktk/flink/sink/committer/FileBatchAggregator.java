@@ -11,6 +11,8 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sink's pre-commit operator, at parallelism 1: gathers the batches of all writer subtasks
@@ -30,6 +32,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 public final class FileBatchAggregator extends AbstractStreamOperator<CommittableMessage<FileBatch>>
     implements OneInputStreamOperator<CommittableMessage<FileBatch>, CommittableMessage<FileBatch>>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(FileBatchAggregator.class);
 
   private final List<FileBatch> pending = new ArrayList<>();
   private long lastCheckpointId = CheckpointIDCounter.INITIAL_CHECKPOINT_ID - 1;

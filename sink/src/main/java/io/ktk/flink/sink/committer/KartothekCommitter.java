@@ -119,13 +119,13 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private void reset() {
     try {
       close();
-    } catch (Exception e) {
+    } catch (IOException | RuntimeException e) {
       LOG.warn("Cannot close the store of dataset '{}'", config.dataset(), e);
     }
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     log = null;
     publisher = null;
     if (store != null) {
