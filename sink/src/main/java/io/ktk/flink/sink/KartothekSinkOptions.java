@@ -64,8 +64,8 @@ public final class KartothekSinkOptions {
           .memoryType()
           .defaultValue(MemorySize.ofMebiBytes(128))
           .withDescription("Memory of all partition buffers of one writer subtask together. When it is "
-              + "exceeded the largest buffer is written as a Parquet part file, visible with the next "
-              + "commit.");
+              + "exceeded the largest buffers are written as Parquet part files, until a quarter of it is "
+              + "free; they become visible with the next commit.");
 
   public static final ConfigOption<ValidationPolicy> VALIDATION_POLICY =
       key("validation-policy")

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A writer subtask of the Kartothek sink: validates each record, routes it by its partition
- * values into that partition's columnar buffer, writes the largest buffer as a Parquet part file
+ * values into that partition's columnar buffer, writes the largest buffers as Parquet part files
  * whenever the buffers together exceed the memory budget, and at every checkpoint (and at end of
  * input) writes all buffers and hands the files written since the last checkpoint to the
  * committer as one {@link FileBatch}.
@@ -183,22 +183,26 @@ public final class KartothekWriter
     return new SuppressRestartsException(new ValidationException(e.getMessage() + " (record " + record + ")" + hint, e));
   }
 
-  /** Writes the largest buffers as part files until the budget holds again. */
+  /**
+   * Writes the largest buffers as part files until a quarter of the budget is free again, so that
+   * with many partitions one search for the largest serves several files.
+   */
   private void flushLargest() throws IOException {
-    while (budget.exceeded()) {
-      PartitionBuffer largest = null;
-      for (PartitionBuffer buffer : buffers) {
-        if (buffer != null && buffer.rows() > 0
-            && (largest == null || buffer.allocatedBytes() > largest.allocatedBytes())) {
-          largest = buffer;
-        }
+    List<PartitionBuffer> bySize = new ArrayList<>();
+    for (PartitionBuffer buffer : buffers) {
+      if (buffer != null && buffer.rows() > 0) {
+        bySize.add(buffer);
       }
-      if (largest == null) {
+    }
+    bySize.sort(Comparator.comparingLong(PartitionBuffer::allocatedBytes).reversed());
+    long target = budget.limit() - budget.limit() / 4;
+    for (PartitionBuffer buffer : bySize) {
+      if (budget.used() <= target) {
         return;
       }
       LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes", config.dataset(),
-          budget.used(), budget.limit(), largest.partition().path(), largest.allocatedBytes());
-      flush(largest);
+          budget.used(), budget.limit(), buffer.partition().path(), buffer.allocatedBytes());
+      flush(buffer);
     }
   }
 
