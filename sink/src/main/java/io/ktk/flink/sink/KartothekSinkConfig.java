@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.PartitionValues;
+import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.types.FlinkArrowTypes;
-import io.ktk.flink.state.types.UnsupportedTypeException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -74,14 +74,9 @@ public record KartothekSinkConfig(
       throw invalid(dataset, "the row type " + rowType.asSummaryString() + " names a column twice");
     }
     for (RowType.RowField field : rowType.getFields()) {
-      LogicalTypeRoot root = field.getType().getTypeRoot();
-      if (root == LogicalTypeRoot.ARRAY || root == LogicalTypeRoot.ROW) {
-        throw invalid(dataset, "column '" + field.getName() + "' has type " + field.getType().asSummaryString()
-            + "; the sink does not write nested columns (ARRAY, ROW) yet");
-      }
       try {
-        FlinkArrowTypes.toField(field.getName(), field.getType());
-      } catch (UnsupportedTypeException e) {
+        ArrowParquetSchemas.toParquet(new Schema(List.of(FlinkArrowTypes.toField(field.getName(), field.getType()))));
+      } catch (ValidationException e) {
         throw new ValidationException("Cannot build the sink of dataset '" + dataset + "': " + e.getMessage(), e);
       }
     }
@@ -112,6 +107,10 @@ public record KartothekSinkConfig(
     LogicalType type = rowType.getTypeAt(rowType.getFieldIndex(column));
     if (type.getTypeRoot() == LogicalTypeRoot.NULL) {
       throw invalid(dataset, role + " column '" + column + "' has type NULL and could never hold a value");
+    }
+    if (!type.getChildren().isEmpty()) {
+      throw invalid(dataset, role + " column '" + column + "' has the nested type " + type.asSummaryString()
+          + "; key columns hold single values");
     }
   }
 

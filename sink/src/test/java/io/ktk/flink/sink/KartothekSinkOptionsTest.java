@@ -17,7 +17,7 @@ class KartothekSinkOptionsTest {
       DataTypes.FIELD("id", DataTypes.BIGINT()),
       DataTypes.FIELD("p", DataTypes.STRING()),
       DataTypes.FIELD("flag", DataTypes.BOOLEAN()),
-      DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.STRING()))).getLogicalType();
+      DataTypes.FIELD("tags", DataTypes.MAP(DataTypes.STRING(), DataTypes.STRING()))).getLogicalType();
   private static final RowType FLAT = (RowType) DataTypes.ROW(
       DataTypes.FIELD("id", DataTypes.BIGINT()),
       DataTypes.FIELD("p", DataTypes.STRING()),
@@ -98,7 +98,8 @@ class KartothekSinkOptionsTest {
     assertThatThrownBy(() -> builder(FLAT).indexBy("id", "id").build())
         .isInstanceOf(ValidationException.class).hasMessageContaining("named twice");
     assertThatThrownBy(() -> builder(ROW).build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("column 'tags' has type ARRAY<STRING>");
+        .isInstanceOf(ValidationException.class).hasMessageContaining("column 'tags'")
+        .hasMessageContaining("MAP<STRING, STRING>");
     assertThatThrownBy(() -> builder(FLAT).memoryBudget(MemorySize.ZERO).build())
         .isInstanceOf(ValidationException.class).hasMessageContaining("memory budget must be positive");
   }

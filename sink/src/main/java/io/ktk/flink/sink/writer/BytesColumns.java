@@ -55,9 +55,9 @@ final class BytesColumns {
     }
 
     @Override
-    final void write(ColumnWriter writer, int index) {
+    final void write(ColumnWriter writer, int index, int rep, int def) {
       int start = index == 0 ? 0 : ends[index - 1];
-      writer.write(Binary.fromConstantByteArray(data, start, ends[index] - start), 0, 1);
+      writer.write(Binary.fromConstantByteArray(data, start, ends[index] - start), rep, def);
     }
 
     @Override
@@ -150,8 +150,8 @@ final class BytesColumns {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
-      writer.write(Binary.fromConstantByteArray(data, index * width, width), 0, 1);
+    void write(ColumnWriter writer, int index, int rep, int def) {
+      writer.write(Binary.fromConstantByteArray(data, index * width, width), rep, def);
     }
 
     @Override

@@ -31,6 +31,7 @@ abstract class ColumnBuffer {
   private int rows;
   /** Values held: the index the next value goes to. */
   protected int count;
+  private int cursor;
 
   ColumnBuffer(Account account) {
     this.account = account;
@@ -58,6 +59,7 @@ abstract class ColumnBuffer {
       case BINARY, VARBINARY -> new BytesColumns.Binaries(account);
       case DECIMAL -> new BytesColumns.Decimals(account, (DecimalType) type);
       case NULL -> new NullColumn(account);
+      case ARRAY, ROW -> new NestedColumn(type, account);
       default -> throw new IllegalArgumentException("Cannot buffer a column of type " + type.asSummaryString());
     };
   }
@@ -66,6 +68,7 @@ abstract class ColumnBuffer {
   final void append(RowData row, int pos) {
     if (row.isNullAt(pos)) {
       markNull(rows);
+      appendNull();
     } else {
       appendValue(row, pos);
       count++;
@@ -73,11 +76,49 @@ abstract class ColumnBuffer {
     rows++;
   }
 
+  /**
+   * Appends only the non-null value of column {@code pos} of {@code row}, without a row of its
+   * own: how the leaves of a nested column keep their values (their nulls are levels).
+   */
+  final void appendPresent(RowData row, int pos) {
+    appendValue(row, pos);
+    count++;
+  }
+
   /** Stores the non-null value of column {@code pos} of {@code row} at index {@link #count}. */
   abstract void appendValue(RowData row, int pos);
 
-  /** Writes value {@code index} (not row: nulls hold no value) as a present value of an optional column. */
-  abstract void write(ColumnWriter writer, int index);
+  /** Called for a row whose value is null, after its null bit is set. */
+  void appendNull() {}
+
+  /**
+   * Writes value {@code index} (not row: nulls hold no value) with repetition level {@code rep}
+   * and definition level {@code def}.
+   */
+  abstract void write(ColumnWriter writer, int index, int rep, int def);
+
+  /** How many Parquet leaf columns the column has when it holds values: 1, more when nested. */
+  int leafCount() {
+    return 1;
+  }
+
+  /** Prepares {@link #writeRow} to start at row 0. */
+  void startWriting() {
+    cursor = 0;
+  }
+
+  /**
+   * Writes row {@code row} (rows in order from 0, after {@link #startWriting}) to the leaf writers
+   * {@code writers[first .. first + leafCount())}. A flat column writes a null or its next value
+   * as an optional field.
+   */
+  void writeRow(ColumnWriter[] writers, int first, int row) {
+    if (count < rows && isNull(row)) {
+      writers[first].writeNull(0, 0);
+    } else {
+      write(writers[first], cursor++, 0, 1);
+    }
+  }
 
   /** Capacity of the value arrays, in bytes. */
   abstract long valueBytes();
@@ -143,7 +184,7 @@ abstract class ColumnBuffer {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
+    void write(ColumnWriter writer, int index, int rep, int def) {
       throw new IllegalStateException("A column of type NULL holds a value");
     }
 

@@ -41,8 +41,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
-      writer.write(values[index], 0, 1);
+    void write(ColumnWriter writer, int index, int rep, int def) {
+      writer.write(values[index], rep, def);
     }
 
     @Override
@@ -77,8 +77,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
-      writer.write(values[index], 0, 1);
+    void write(ColumnWriter writer, int index, int rep, int def) {
+      writer.write(values[index], rep, def);
     }
 
     @Override
@@ -111,8 +111,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
-      writer.write(values[index], 0, 1);
+    void write(ColumnWriter writer, int index, int rep, int def) {
+      writer.write(values[index], rep, def);
     }
 
     @Override
@@ -145,8 +145,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
-      writer.write(values[index], 0, 1);
+    void write(ColumnWriter writer, int index, int rep, int def) {
+      writer.write(values[index], rep, def);
     }
 
     @Override
@@ -179,8 +179,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    void write(ColumnWriter writer, int index) {
-      writer.write(values[index] != 0, 0, 1);
+    void write(ColumnWriter writer, int index, int rep, int def) {
+      writer.write(values[index] != 0, rep, def);
     }
 
     @Override

@@ -27,8 +27,9 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes a partition buffer as one Parquet file, {@code <uuid>/table/<label>.parquet}, straight
- * from its column arrays: row by row, each column's writer gets the next value or a null (no
- * record assembly, no boxing), and the column store cuts pages and row groups by size. The recipe
+ * from its column arrays: row by row, each leaf column's writer gets the next value or a null
+ * with its levels (no record assembly, no boxing), and the column store cuts pages and row groups
+ * by size. The recipe
  * of {@code ParquetRowsWriter} without Hadoop: {@link ParquetFileWriter} over a {@link
  * StoreOutputFile}, a {@link ColumnChunkPageWriteStore} with our codecs, version 1 data pages,
  * dictionary encoding, statistics and column indexes on.
@@ -104,28 +105,36 @@ final class PartFileWriter {
     int columnCount = buffer.columnCount();
     List<ColumnDescriptor> descriptors = schema.getColumns();
     ColumnBuffer[] columns = new ColumnBuffer[columnCount];
-    boolean[] mayBeNull = new boolean[columnCount];
+    // A column without values is one leaf of type null, whatever it is declared as.
+    boolean[] empty = new boolean[columnCount];
+    int[] firstLeaf = new int[columnCount];
+    int leaves = 0;
     for (int c = 0; c < columnCount; c++) {
       columns[c] = buffer.column(c);
-      mayBeNull[c] = columns[c].hasNulls();
+      columns[c].startWriting();
+      empty[c] = !columns[c].hasValues();
+      firstLeaf[c] = leaves;
+      leaves += empty[c] ? 1 : columns[c].leafCount();
     }
-    int[] cursors = new int[columnCount];
+    if (leaves != descriptors.size()) {
+      throw new IllegalStateException("Cannot write " + leaves + " leaf columns for the schema " + schema);
+    }
     int rows = buffer.rows();
     int row = 0;
     while (row < rows) {
       ColumnChunkPageWriteStore pageStore = pageStore(schema, compressor);
       ColumnWriteStore columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
-      ColumnWriter[] writers = new ColumnWriter[columnCount];
-      for (int c = 0; c < columnCount; c++) {
-        writers[c] = columnStore.getColumnWriter(descriptors.get(c));
+      ColumnWriter[] writers = new ColumnWriter[leaves];
+      for (int leaf = 0; leaf < leaves; leaf++) {
+        writers[leaf] = columnStore.getColumnWriter(descriptors.get(leaf));
       }
       int groupStart = row;
       for (; row < rows; row++) {
         for (int c = 0; c < columnCount; c++) {
-          if (mayBeNull[c] && columns[c].isNull(row)) {
-            writers[c].writeNull(0, 0);
+          if (empty[c]) {
+            writers[firstLeaf[c]].writeNull(0, 0);
           } else {
-            columns[c].write(writers[c], cursors[c]++);
+            columns[c].writeRow(writers, firstLeaf[c], row);
           }
         }
         columnStore.endRecord();

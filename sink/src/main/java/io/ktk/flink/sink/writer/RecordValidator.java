@@ -17,8 +17,8 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  *
  * <ul>
  *   <li>a partition or index column is null (Kartothek's key rule, {@link KeyColumns});
- *   <li>a timestamp has a sub-microsecond part or lies outside the microsecond range
- *       ({@link TimestampCoercion});
+ *   <li>a timestamp, also one inside a list or struct, has a sub-microsecond part or lies
+ *       outside the microsecond range ({@link TimestampCoercion});
  *   <li>its partition values cannot form a partition label ({@link PartitionRouter}).
  * </ul>
  *
@@ -34,6 +34,9 @@ public final class RecordValidator {
   private final int[] timestampPositions;
   private final int[] timestampPrecisions;
   private final PartitionRouter router;
+  private final int[] nestedPositions;
+  private final RowData.FieldGetter[] nestedGetters;
+  private final NestedTimestamps[] nestedChecks;
 
   /**
    * @param indexColumns the index columns in effect: those of the config and those the dataset
@@ -65,6 +68,22 @@ public final class RecordValidator {
     this.timestampPrecisions = timestamps.stream()
         .mapToInt(pos -> LogicalTypeChecks.getPrecision(rowType.getTypeAt(pos)))
         .toArray();
+    List<Integer> nested = new ArrayList<>();
+    List<NestedTimestamps> nestedChecks = new ArrayList<>();
+    for (int pos = 0; pos < rowType.getFieldCount(); pos++) {
+      NestedTimestamps check = rowType.getTypeAt(pos).getChildren().isEmpty()
+          ? null
+          : NestedTimestamps.of(dataset, rowType.getFieldNames().get(pos), rowType.getTypeAt(pos));
+      if (check != null) {
+        nested.add(pos);
+        nestedChecks.add(check);
+      }
+    }
+    this.nestedPositions = nested.stream().mapToInt(Integer::intValue).toArray();
+    this.nestedChecks = nestedChecks.toArray(NestedTimestamps[]::new);
+    this.nestedGetters = nested.stream()
+        .map(pos -> RowData.createFieldGetter(rowType.getTypeAt(pos), pos))
+        .toArray(RowData.FieldGetter[]::new);
     int[] partitionPositions = config.partitionColumns().stream().mapToInt(config::position).toArray();
     this.router = new PartitionRouter(dataset, rowType, partitionPositions, config.partitionFields());
   }
@@ -88,6 +107,9 @@ public final class RecordValidator {
           TimestampCoercion.toMicros(dataset, rowType.getFieldNames().get(pos), timestamp);
         }
       }
+    }
+    for (int n = 0; n < nestedPositions.length; n++) {
+      nestedChecks[n].check(row, nestedPositions[n], nestedGetters[n]);
     }
     return router.route(row);
   }
