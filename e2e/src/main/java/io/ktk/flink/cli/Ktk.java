@@ -39,7 +39,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
     mixinStandardHelpOptions = true,
     versionProvider = Ktk.Version.class,
     usageHelpAutoWidth = true,
-    description = "Looks at, reads and maintains Kartothek datasets and cubes (file:///dir or s3://bucket/prefix).",
+    description = "Looks at, reads and maintains Kartothek datasets and cubes (file:///dir or s3://bucket/prefix); "
+        + "'ktk demo' streams a demo dataset through the Flink sink.",
     subcommands = {
       InfoCommand.class,
       StatsCommand.class,
@@ -49,6 +50,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       IndexCommand.class,
       CopyCommand.class,
       DeleteCommand.class,
+      DemoCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {
