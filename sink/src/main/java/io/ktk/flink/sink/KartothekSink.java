@@ -58,7 +58,8 @@ import org.apache.flink.table.types.logical.RowType;
  *   <li><b>Buffered.</b> A writer routes each record by its partition values into that
  *       partition's columnar buffer (primitive arrays per column).
  *   <li><b>Written.</b> When the buffers of a writer subtask together exceed the memory budget,
- *       the largest are written (until a quarter of the budget is free), each as a Parquet file {@code <uuid>/table/<partition>/<32 hex>.parquet}
+ *       the largest are written (until a quarter of the budget is free), each as a Parquet
+ *       file {@code <uuid>/table/<partition>/<32 hex>.parquet}
  *       (partition columns left out, timestamps in microseconds, a column without values typed
  *       null). At every checkpoint barrier, and at end of input, every buffer is written so. The
  *       file exists but no reader sees it: nothing references it.

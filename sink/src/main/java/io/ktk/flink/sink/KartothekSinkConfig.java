@@ -83,7 +83,8 @@ public record KartothekSinkConfig(
     Set<String> seen = new HashSet<>();
     for (String column : partitionColumns) {
       checkKeyColumn(dataset, rowType, column, "partition", seen);
-      PartitionValues.checkPartitionColumn(FlinkArrowTypes.toField(column, rowType.getTypeAt(rowType.getFieldIndex(column))));
+      LogicalType type = rowType.getTypeAt(rowType.getFieldIndex(column));
+      PartitionValues.checkPartitionColumn(FlinkArrowTypes.toField(column, type));
     }
     for (String column : indexColumns) {
       if (partitionColumns.contains(column)) {

@@ -180,7 +180,8 @@ public final class KartothekWriter
         ? "; the sink has the DEAD_LETTER policy but was not added with KartothekSink.addTo(stream), which sends"
             + " such records to the dead-letter stream"
         : "";
-    return new SuppressRestartsException(new ValidationException(e.getMessage() + " (record " + record + ")" + hint, e));
+    String message = e.getMessage() + " (record " + record + ")" + hint;
+    return new SuppressRestartsException(new ValidationException(message, e));
   }
 
   /**
@@ -265,7 +266,8 @@ public final class KartothekWriter
         try {
           store.delete(file.key(config.dataset()));
         } catch (IOException | RuntimeException e) {
-          LOG.warn("Cannot delete the uncommitted part file {}; garbage collection will", file.key(config.dataset()), e);
+          LOG.warn("Cannot delete the uncommitted part file {}; garbage collection will", file.key(config.dataset()),
+              e);
         }
       }
       pendingFiles.clear();

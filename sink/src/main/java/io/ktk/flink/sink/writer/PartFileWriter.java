@@ -151,7 +151,8 @@ final class PartFileWriter {
     }
   }
 
-  private ColumnChunkPageWriteStore pageStore(MessageType schema, CompressionCodecFactory.BytesInputCompressor compressor) {
+  private ColumnChunkPageWriteStore pageStore(MessageType schema,
+      CompressionCodecFactory.BytesInputCompressor compressor) {
     return ColumnChunkPageWriteStore.builder()
         .withCompressorProvider(column -> compressor)
         .withSchema(schema)

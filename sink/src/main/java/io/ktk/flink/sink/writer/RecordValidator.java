@@ -60,7 +60,8 @@ public final class RecordValidator {
     List<Integer> timestamps = new ArrayList<>();
     for (int pos = 0; pos < rowType.getFieldCount(); pos++) {
       LogicalTypeRoot root = rowType.getTypeAt(pos).getTypeRoot();
-      if (root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+      if (root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+          || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
         timestamps.add(pos);
       }
     }
