@@ -61,12 +61,20 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     List<CommitRequest<FileBatch>> ordered = requests.stream()
         .sorted(Comparator.comparingLong(request -> request.getCommittable().checkpointId()))
         .toList();
+    boolean heldBack = false;
     for (CommitRequest<FileBatch> request : ordered) {
-      commit(request);
+      if (heldBack) {
+        // A later checkpoint committed before an earlier one would make the log take the earlier
+        // one, when it is retried, for a replay: it waits until the earlier one is committed.
+        request.retryLater();
+      } else {
+        heldBack = !commit(request);
+      }
     }
   }
 
-  private void commit(CommitRequest<FileBatch> request) throws InterruptedException {
+  /** Commits one batch; false when it failed and is retried later. */
+  private boolean commit(CommitRequest<FileBatch> request) throws InterruptedException {
     FileBatch batch = request.getCommittable();
     if (request.getNumberOfRetries() > 0) {
       Thread.sleep(Math.min(MAX_PAUSE_MILLIS, 50L << Math.min(request.getNumberOfRetries(), 10)));
@@ -85,6 +93,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       if (result.alreadyCommitted()) {
         request.signalAlreadyCommitted();
       }
+      return true;
     } catch (ValidationException | CorruptDatasetException e) {
       throw new SuppressRestartsException(e);
     } catch (IOException | KtkException e) {
@@ -92,6 +101,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
           request.getNumberOfRetries() + 1, e);
       reset();
       request.retryLater();
+      return false;
     }
   }
 
