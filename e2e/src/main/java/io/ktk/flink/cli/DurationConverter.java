@@ -9,11 +9,11 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * Durations on the command line: a whole number and a unit, {@code 45s}, {@code 30m}, {@code 12h},
+ * Durations on the command line: a whole number and a unit, {@code 200ms}, {@code 45s}, {@code 30m}, {@code 12h},
  * {@code 7d}, or ISO-8601 ({@code PT12H}, {@code P7D}, {@code P1DT6H}). Negative durations are refused.
  */
 final class DurationConverter implements ITypeConverter<Duration> {
-  private static final Pattern SHORT = Pattern.compile("([0-9]+)\\s*([smhd])");
+  private static final Pattern SHORT = Pattern.compile("([0-9]+)\\s*(ms|[smhd])");
 
   @Override
   public Duration convert(String value) {
@@ -24,6 +24,7 @@ final class DurationConverter implements ITypeConverter<Duration> {
       if (matcher.matches()) {
         long amount = Long.parseLong(matcher.group(1));
         duration = switch (matcher.group(2)) {
+          case "ms" -> Duration.ofMillis(amount);
           case "s" -> Duration.ofSeconds(amount);
           case "m" -> Duration.ofMinutes(amount);
           case "h" -> Duration.ofHours(amount);
@@ -33,7 +34,7 @@ final class DurationConverter implements ITypeConverter<Duration> {
         duration = Duration.parse(value.trim());
       }
     } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
-      throw new TypeConversionException("'" + value + "' is not a duration; use e.g. 30m, 12h, 7d or ISO-8601 PT12H");
+      throw new TypeConversionException("'" + value + "' is not a duration; use e.g. 200ms, 30s, 30m, 12h, 7d or ISO-8601 PT12H");
     }
     if (duration.isNegative()) {
       throw new TypeConversionException("'" + value + "' is negative; a duration must be 0 or more");

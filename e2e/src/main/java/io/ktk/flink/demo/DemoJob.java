@@ -26,6 +26,9 @@ public final class DemoJob {
   /** Runs the job to completion: {@code records} readings into {@link #DATASET} in the store. */
   public static void run(String storeUrl, Map<String, String> storeOptions, long records, Duration checkpointInterval,
       int parallelism) throws Exception {
+    // The embedded cluster closes its RPC class loader before the JVM exits; Pekko's own JVM
+    // shutdown hook would then fail to load classes. The cluster shuts Pekko down itself.
+    System.setProperty("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook", "off");
     Configuration configuration = new Configuration();
     configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     configuration.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);

@@ -44,7 +44,7 @@ class UsageTest {
     assertUsage(ktk("stats", "--store", url(), "--cube", "a++b"), "'a++b' is not a cube name");
     assertUsage(ktk("read", "--store", url(), "--dataset", "x", "--format", "xml"), "Invalid value for option '--format'");
     assertUsage(ktk("gc", "--store", url(), "--dataset", "x", "--older-than", "soon"),
-        "'soon' is not a duration; use e.g. 30m, 12h, 7d or ISO-8601 PT12H");
+        "'soon' is not a duration; use e.g. 200ms, 30s, 30m, 12h, 7d or ISO-8601 PT12H");
     assertUsage(ktk("info", "--store", url(), "--store-option", "novalue", "--dataset", "x"), "--store-option");
     assertUsage(ktk("info", "--store", "ftp://host/x", "--dataset", "x"), "unknown scheme 'ftp'");
     assertUsage(ktk("info", "--store", url(), "--store-option", "region=eu-west-1", "--dataset", "x"),
