@@ -50,7 +50,20 @@ public final class CubePlanner {
    * @throws io.ktk.flink.state.ValidationException when the datasets break a cube rule the query relies on
    */
   public static QueryPlan plan(CubeSpec cube, Map<String, DatasetSnapshot> datasets, CubeQuery query) {
-    ResolvedQuery resolved = QueryChecker.check(cube, datasets, query);
+    return plan(resolve(cube, datasets, query), datasets);
+  }
+
+  /**
+   * Step 1 alone: checks {@code query} against the datasets and decides what it reads; what a
+   * reader of planned groups needs.
+   *
+   * @throws io.ktk.flink.source.query.InvalidQueryException when the query does not fit the cube
+   */
+  public static ResolvedQuery resolve(CubeSpec cube, Map<String, DatasetSnapshot> datasets, CubeQuery query) {
+    return QueryChecker.check(cube, datasets, query);
+  }
+
+  private static QueryPlan plan(ResolvedQuery resolved, Map<String, DatasetSnapshot> datasets) {
     CubeSpec spec = resolved.cube();
     List<IndexedKey> indexedKeys = new ArrayList<>();
     List<Field> partitionBy = resolved.partitionBy();
@@ -74,7 +87,7 @@ public final class CubePlanner {
       List<String> owned = indexedKeys.stream().filter(k -> k.owner().equals(read.datasetId()))
           .map(IndexedKey::column).toList();
       DatasetSnapshot snapshot = datasets.get(read.datasetId());
-      partitions.put(read.datasetId(), DatasetPartitions.build(resolved, read, snapshot, owned));
+      partitions.put(read.datasetId(), DatasetPartitions.build(resolved, snapshot, owned));
       versions.put(read.datasetId(), snapshot.version());
     }
 

@@ -51,6 +51,16 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
     return of(cube, datasets);
   }
 
+  /** The given versions of datasets of cube {@code cube}, by dataset id. */
+  public static CubeSnapshot at(ObjectStore store, String cube, Map<String, Long> versions) throws IOException {
+    requireNonNull(store, "store is null");
+    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    for (Map.Entry<String, Long> e : new TreeMap<>(versions).entrySet()) {
+      datasets.put(e.getKey(), DatasetSnapshot.at(store, CubeNames.datasetUuid(cube, e.getKey()), e.getValue()));
+    }
+    return of(cube, datasets);
+  }
+
   /** The cube formed by these snapshots; the one marked as seed records the spec. */
   public static CubeSnapshot of(String cube, Map<String, DatasetSnapshot> datasets) {
     if (datasets.isEmpty()) {
@@ -61,6 +71,18 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
     datasets.forEach((id, snapshot) -> metadata.put(id, DatasetMetadata.of(snapshot.uuid(),
         snapshot.partitionKeys().stream().map(Field::getName).toList(), Map.of(), Map.of(), snapshot.metadata())));
     return new CubeSnapshot(CubeValidation.discover(cube, metadata), new TreeMap<>(datasets));
+  }
+
+  /** The version of each dataset, by dataset id. */
+  public NavigableMap<String, Long> versions() {
+    NavigableMap<String, Long> versions = new TreeMap<>();
+    datasets.forEach((id, snapshot) -> versions.put(id, snapshot.version()));
+    return versions;
+  }
+
+  /** Checks {@code query} against these versions; see {@link CubePlanner#resolve}. */
+  public ResolvedQuery resolve(CubeQuery query) {
+    return CubePlanner.resolve(spec, datasets, query);
   }
 
   /** Plans {@code query} over these versions; see {@link CubePlanner}. */

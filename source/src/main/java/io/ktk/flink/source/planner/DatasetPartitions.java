@@ -51,8 +51,7 @@ final class DatasetPartitions {
    * @param ownedPartitionBy the non-partition {@code partition_by} columns whose values this
    *     dataset's index assigns to its files
    */
-  static DatasetPartitions build(ResolvedQuery query, DatasetRead read, DatasetSnapshot snapshot,
-      List<String> ownedPartitionBy) {
+  static DatasetPartitions build(ResolvedQuery query, DatasetSnapshot snapshot, List<String> ownedPartitionBy) {
     CubeSpec cube = query.cube();
     Map<Integer, List<TypedCondition>> onPartitionValues = new HashMap<>();
     query.partitionConditions().forEach((column, conditions) ->

@@ -2,6 +2,7 @@ package io.ktk.flink.source.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.Map;
 public record GroupPartition(String path, List<Object> partitionValues, Map<String, List<PlannedFile>> files) {
   public GroupPartition {
     requireNonNull(path, "path is null");
-    partitionValues = Collections.unmodifiableList(new java.util.ArrayList<>(partitionValues));
+    partitionValues = Collections.unmodifiableList(new ArrayList<>(partitionValues));
     Map<String, List<PlannedFile>> copy = new LinkedHashMap<>();
     files.forEach((id, list) -> copy.put(id, List.copyOf(list)));
     files = Collections.unmodifiableMap(copy);

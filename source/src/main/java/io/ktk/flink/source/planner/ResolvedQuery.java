@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.metadata.CubeSpec;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -65,7 +66,7 @@ public record ResolvedQuery(
 
   /** The conditions on partition columns, by column: the planner decides them on partition values. */
   public Map<String, List<TypedCondition>> partitionConditions() {
-    Map<String, List<TypedCondition>> byColumn = new java.util.LinkedHashMap<>();
+    Map<String, List<TypedCondition>> byColumn = new LinkedHashMap<>();
     for (Field column : partitionColumns) {
       List<TypedCondition> on = conditions.stream().filter(c -> c.columnName().equals(column.getName())).toList();
       if (!on.isEmpty()) {

@@ -2,6 +2,7 @@ package io.ktk.flink.source.query;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,8 +25,10 @@ import java.util.stream.Collectors;
  * <p>Semantics are SQL's three-valued logic: a row whose value is null satisfies no condition,
  * whatever the operator (also {@code !=}). NaN is a value: it equals NaN and is greater than
  * +inf. {@code -0.0} equals {@code 0.0}.
+ *
+ * <p>Serializable (Java serialization), so that a Flink source can carry its query.
  */
-public sealed interface Condition {
+public sealed interface Condition extends Serializable {
 
   /** The column the condition is on. */
   String column();

@@ -2,6 +2,7 @@ package io.ktk.flink.source.query;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -42,7 +43,7 @@ public record CubeQuery(
     List<String> columns,
     List<String> dimensionColumns,
     List<String> partitionBy,
-    NavigableSet<String> datasets) {
+    NavigableSet<String> datasets) implements Serializable {
 
   public CubeQuery {
     conditions = List.copyOf(requireNonNull(conditions, "conditions is null"));

@@ -2,6 +2,7 @@ package io.ktk.flink.source.query;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -18,7 +19,7 @@ import java.util.Locale;
  * are typed when the query is checked against the cube ({@link TypedCondition}), where a literal
  * that does not fit its column fails with a message naming both.
  */
-public sealed interface Literal {
+public sealed interface Literal extends Serializable {
 
   /** The literal as the text form writes it. */
   String text();

@@ -13,6 +13,7 @@ import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -128,7 +129,7 @@ final class DatasetCells {
     for (int i = 0; i < ids.length; i++) {
       boxed[i] = ids[i];
     }
-    java.util.Arrays.sort(boxed, (a, b) -> views[a].compareTo(views[b]));
+    Arrays.sort(boxed, (a, b) -> views[a].compareTo(views[b]));
     for (int i = 0; i < ids.length; i++) {
       ids[i] = boxed[i];
     }
