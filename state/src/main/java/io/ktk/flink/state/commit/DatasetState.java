@@ -31,6 +31,8 @@ public final class DatasetState {
   private final Set<String> indexColumns = new TreeSet<>();
   private Schema schema;
   private final TreeMap<String, DataFile> files = new TreeMap<>();
+  /** Per label, the version that added the file; absent when unknown (snapshots written before it was kept). */
+  private final Map<String, Long> addedIn = new HashMap<>();
   /** Per index column, per value (binary values as ByteBuffer), the labels holding it. */
   private final Map<String, Map<Object, TreeSet<String>>> indices = new TreeMap<>();
   private final Map<String, JsonNode> metadata = new TreeMap<>();
@@ -76,6 +78,15 @@ public final class DatasetState {
   /** The files, by label, in label order. */
   public SortedMap<String, DataFile> files() {
     return Collections.unmodifiableSortedMap(files);
+  }
+
+  /**
+   * The version whose entry added the file {@code label}, or -1 when unknown (a snapshot written
+   * before this was recorded). Orders the files of a partition by when they were written: readers
+   * that find a cell in several files keep the row of the file written last.
+   */
+  public long addedIn(String label) {
+    return addedIn.getOrDefault(label, -1L);
   }
 
   /** The labels of the files in one physical partition ({@code p=1/q=a}). */
@@ -154,6 +165,7 @@ public final class DatasetState {
     }
     for (String label : entry.removed()) {
       files.remove(label);
+      addedIn.remove(label);
     }
     if (!entry.removed().isEmpty()) {
       removeFromIndices(Set.copyOf(entry.removed()));
@@ -161,6 +173,7 @@ public final class DatasetState {
     }
     for (DataFile file : entry.added()) {
       files.put(file.label(), file);
+      addedIn.put(file.label(), entry.version());
     }
     entry.index().forEach((column, values) -> {
       indexChangedAt.put(column, entry.version());
@@ -204,6 +217,7 @@ public final class DatasetState {
     copy.indexColumns.addAll(indexColumns);
     copy.schema = schema;
     copy.files.putAll(files);
+    copy.addedIn.putAll(addedIn);
     indices.forEach((column, index) -> {
       Map<Object, TreeSet<String>> indexCopy = new HashMap<>();
       index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
@@ -224,6 +238,7 @@ public final class DatasetState {
       Set<String> indexColumns,
       Schema schema,
       List<DataFile> files,
+      Map<String, Long> addedIn,
       Map<String, Map<Object, List<String>>> indices,
       Map<String, JsonNode> metadata,
       Map<String, Long> checkpoints) {
@@ -236,6 +251,11 @@ public final class DatasetState {
     for (DataFile file : files) {
       state.files.put(file.label(), file);
     }
+    addedIn.forEach((label, added) -> {
+      if (state.files.containsKey(label)) {
+        state.addedIn.put(label, added);
+      }
+    });
     indices.forEach((column, values) -> {
       Map<Object, TreeSet<String>> index = new HashMap<>();
       values.forEach((value, labels) -> index.put(toMapKey(value), new TreeSet<>(labels)));

@@ -128,6 +128,7 @@ final class LogCodec {
       root.set("schema", schemaJson(state.schema()));
     }
     writeFiles(root, state.files().values(), "files");
+    writeAddedIn(root, state);
     Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
     for (String column : state.indexColumns()) {
       indices.put(column, state.index(column));
@@ -174,6 +175,7 @@ final class LogCodec {
           new TreeSet<>(strings(root.get("index_columns"), location)),
           schema,
           readFiles(root, "files", location),
+          readAddedIn(root, location),
           readIndices(root.get("indices"), schema, location),
           metadata,
           checkpoints);
@@ -207,6 +209,38 @@ final class LogCodec {
       root.set("schemas", schemas);
       root.set(field, array);
     }
+  }
+
+  /** {@code "added_in": {"<label>": version}}: which version added each file (absent in older snapshots). */
+  private static void writeAddedIn(ObjectNode root, DatasetState state) {
+    ObjectNode node = JSON.createObjectNode();
+    for (String label : state.files().keySet()) {
+      long version = state.addedIn(label);
+      if (version >= 0) {
+        node.put(label, version);
+      }
+    }
+    if (!node.isEmpty()) {
+      root.set("added_in", node);
+    }
+  }
+
+  private static Map<String, Long> readAddedIn(JsonNode root, String location) {
+    JsonNode node = root.get("added_in");
+    if (node == null) {
+      return Map.of();
+    }
+    if (!node.isObject()) {
+      throw corrupt(location, "'added_in' is not an object");
+    }
+    Map<String, Long> addedIn = new HashMap<>();
+    node.fields().forEachRemaining(e -> {
+      if (!e.getValue().isIntegralNumber() || e.getValue().longValue() < 0) {
+        throw corrupt(location, "'added_in' of file " + e.getKey() + " is " + e.getValue() + ", expected a version");
+      }
+      addedIn.put(e.getKey(), e.getValue().longValue());
+    });
+    return addedIn;
   }
 
   private static List<DataFile> readFiles(JsonNode root, String field, String location) {

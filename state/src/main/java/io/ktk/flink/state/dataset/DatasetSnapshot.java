@@ -101,6 +101,16 @@ public final class DatasetSnapshot {
     return partitions;
   }
 
+  /**
+   * The version that added {@code file}: files of a partition written later have higher versions
+   * (files of one commit share it). -1 when unknown (state restored from a snapshot written before
+   * versions were recorded); adopted plateau datasets have all their files at version 0.
+   */
+  public long addedIn(DataFile file) {
+    requireNonNull(file, "file is null");
+    return state.addedIn(file.label());
+  }
+
   public int fileCount() {
     return state.files().size();
   }

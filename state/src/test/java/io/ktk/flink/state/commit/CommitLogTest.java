@@ -174,6 +174,10 @@ class CommitLogTest {
     assertThat(latest.files().keySet()).containsExactlyInAnyOrderElementsOf(files.stream().map(DataFile::label).toList());
     assertThat(latest.checkpoints()).isEqualTo(Map.of("w", 34L));
     assertThat(latest.files().get(files.get(7).label())).isEqualTo(files.get(7));
+    // The version that added each file survives the snapshot (readers order duplicate cells by it).
+    for (int i = 0; i < files.size(); i++) {
+      assertThat(latest.addedIn(files.get(i).label())).as("file %d", i).isEqualTo(i);
+    }
   }
 
   @Test

@@ -1,0 +1,7 @@
+/**
+ * Cube queries served to Flink: {@link io.ktk.flink.source.KartothekSource}, a bounded FLIP-27
+ * source whose splits are query groups. The query model is in {@code query}, planning in {@code
+ * planner}, reading and joining in {@code reader}, splits in {@code split}, the enumerator in
+ * {@code enumerator}.
+ */
+package io.ktk.flink.source;

@@ -1,0 +1,92 @@
+package io.ktk.flink.source.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
+import io.ktk.flink.state.dataset.NoSuchDatasetException;
+import io.ktk.flink.state.metadata.CubeNames;
+import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.CubeValidation;
+import io.ktk.flink.state.metadata.DatasetKeys;
+import io.ktk.flink.state.metadata.DatasetMetadata;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * A cube at pinned versions: its spec (as its seed records it) and one snapshot per dataset.
+ * Queries planned from it see exactly these versions, whatever is committed meanwhile.
+ *
+ * @param spec the cube
+ * @param datasets the snapshot of each dataset, by dataset id
+ */
+public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> datasets) {
+  public CubeSnapshot {
+    requireNonNull(spec, "spec is null");
+    datasets = Collections.unmodifiableNavigableMap(new TreeMap<>(datasets));
+  }
+
+  /**
+   * The latest version of every dataset of cube {@code cube} in {@code store} (datasets found by
+   * their published metadata, {@code <cube>++<id>.by-dataset-metadata.*}).
+   *
+   * @throws NoSuchDatasetException when the store holds no dataset of the cube
+   * @throws ValidationException when the datasets do not mark exactly one seed
+   */
+  public static CubeSnapshot latest(ObjectStore store, String cube) throws IOException {
+    requireNonNull(store, "store is null");
+    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    for (String uuid : DatasetKeys.discoverDatasetUuids(store, CubeNames.uuidPrefix(cube))) {
+      var id = CubeNames.datasetId(cube, uuid);
+      if (id.isPresent()) {
+        datasets.put(id.get(), DatasetSnapshot.latest(store, uuid));
+      }
+    }
+    return of(cube, datasets);
+  }
+
+  /** The given versions of datasets of cube {@code cube}, by dataset id. */
+  public static CubeSnapshot at(ObjectStore store, String cube, Map<String, Long> versions) throws IOException {
+    requireNonNull(store, "store is null");
+    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    for (Map.Entry<String, Long> e : new TreeMap<>(versions).entrySet()) {
+      datasets.put(e.getKey(), DatasetSnapshot.at(store, CubeNames.datasetUuid(cube, e.getKey()), e.getValue()));
+    }
+    return of(cube, datasets);
+  }
+
+  /** The cube formed by these snapshots; the one marked as seed records the spec. */
+  public static CubeSnapshot of(String cube, Map<String, DatasetSnapshot> datasets) {
+    if (datasets.isEmpty()) {
+      throw new NoSuchDatasetException("Cannot read cube '" + cube + "': the store holds none of its datasets ("
+          + CubeNames.uuidPrefix(cube) + "*)");
+    }
+    Map<String, DatasetMetadata> metadata = new TreeMap<>();
+    datasets.forEach((id, snapshot) -> metadata.put(id, DatasetMetadata.of(snapshot.uuid(),
+        snapshot.partitionKeys().stream().map(Field::getName).toList(), Map.of(), Map.of(), snapshot.metadata())));
+    return new CubeSnapshot(CubeValidation.discover(cube, metadata), new TreeMap<>(datasets));
+  }
+
+  /** The version of each dataset, by dataset id. */
+  public NavigableMap<String, Long> versions() {
+    NavigableMap<String, Long> versions = new TreeMap<>();
+    datasets.forEach((id, snapshot) -> versions.put(id, snapshot.version()));
+    return versions;
+  }
+
+  /** Checks {@code query} against these versions; see {@link CubePlanner#resolve}. */
+  public ResolvedQuery resolve(CubeQuery query) {
+    return CubePlanner.resolve(spec, datasets, query);
+  }
+
+  /** Plans {@code query} over these versions; see {@link CubePlanner}. */
+  public QueryPlan plan(CubeQuery query) {
+    return CubePlanner.plan(spec, datasets, query);
+  }
+}

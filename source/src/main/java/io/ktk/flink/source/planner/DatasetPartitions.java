@@ -1,0 +1,149 @@
+package io.ktk.flink.source.planner;
+
+import io.ktk.flink.source.query.TypedCondition;
+import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
+import io.ktk.flink.state.dataset.Partition;
+import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.IndexFile;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Step 1 of planning, for one dataset: its physical partitions with their files, after the
+ * pre-conditions (conditions decided by partition values and secondary indices, before any file is
+ * read), with the {@code partition_by} values of each file from its indices.
+ *
+ * <p>Pruning must not change the result, also when a cell appears in several files (the last
+ * written wins). A partition whose values fail a condition holds no qualifying row: dropped. A file
+ * that an index shows to fail a condition on a dimension column holds only rows of other cells
+ * than the qualifying ones: dropped. A file that an index shows to fail a condition on a payload
+ * column holds no qualifying row, but its rows may be the newest of cells that older files hold
+ * with qualifying values: it stays a candidate that {@link #passesPayload} marks as failing, and
+ * the alignment reads it for its keys only when an older file of the partition qualifies.
+ */
+final class DatasetPartitions {
+
+  /** A file that survived the exact pre-conditions, in write order within its partition. */
+  record Candidate(PlannedFile file, boolean passesPayload, Map<String, Set<Object>> partitionByValues) {}
+
+  /** A physical partition's candidates, in write order. */
+  record Entry(String path, List<Object> values, List<Candidate> files) {}
+
+  private final TreeMap<List<Object>, Entry> partitions;
+  /** Whether pre-conditions on payload columns pruned files (which then may be read for keys). */
+  private final boolean payloadPruning;
+
+  private DatasetPartitions(TreeMap<List<Object>, Entry> partitions, boolean payloadPruning) {
+    this.partitions = partitions;
+    this.payloadPruning = payloadPruning;
+  }
+
+  /**
+   * @param ownedPartitionBy the non-partition {@code partition_by} columns whose values this
+   *     dataset's index assigns to its files
+   */
+  static DatasetPartitions build(ResolvedQuery query, DatasetSnapshot snapshot, List<String> ownedPartitionBy) {
+    CubeSpec cube = query.cube();
+    Map<Integer, List<TypedCondition>> onPartitionValues = new HashMap<>();
+    query.partitionConditions().forEach((column, conditions) ->
+        onPartitionValues.put(cube.partitionColumns().indexOf(column), conditions));
+
+    Set<String> exactLabels = null;
+    Set<String> payloadLabels = null;
+    for (TypedCondition condition : query.conditions()) {
+      String column = condition.columnName();
+      if (cube.partitionColumns().contains(column) || !snapshot.indexColumns().contains(column)) {
+        continue;
+      }
+      Set<String> passing = new HashSet<>();
+      snapshot.index(column).forEach((value, labels) -> {
+        if (condition.test(value)) {
+          passing.addAll(labels);
+        }
+      });
+      if (cube.dimensionColumns().contains(column)) {
+        exactLabels = intersect(exactLabels, passing);
+      } else {
+        payloadLabels = intersect(payloadLabels, passing);
+      }
+    }
+    Map<String, Map<String, Set<Object>>> valuesByLabel = new HashMap<>();
+    for (String column : ownedPartitionBy) {
+      Field field = snapshot.schema().findField(column);
+      Comparator<Object> order = IndexFile.valueOrder(field.getType());
+      snapshot.index(column).forEach((value, labels) -> {
+        for (String label : labels) {
+          valuesByLabel.computeIfAbsent(label, l -> new HashMap<>())
+              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value);
+        }
+      });
+    }
+
+    TreeMap<List<Object>, Entry> partitions = new TreeMap<>(ValuesOrder.of(query.partitionColumns()));
+    for (Partition partition : snapshot.partitions()) {
+      if (!passes(partition, onPartitionValues)) {
+        continue;
+      }
+      List<Candidate> candidates = new ArrayList<>();
+      for (DataFile file : partition.files()) {
+        if (exactLabels != null && !exactLabels.contains(file.label())) {
+          continue;
+        }
+        PlannedFile planned = new PlannedFile(file.key(snapshot.uuid()), file.label(), file.rows(), file.bytes(),
+            snapshot.addedIn(file), false);
+        candidates.add(new Candidate(planned, payloadLabels == null || payloadLabels.contains(file.label()),
+            valuesByLabel.getOrDefault(file.label(), Map.of())));
+      }
+      if (candidates.isEmpty()) {
+        continue;
+      }
+      candidates.sort(Comparator.comparingLong((Candidate c) -> c.file().addedIn())
+          .thenComparing(c -> c.file().label()));
+      partitions.put(partition.values(), new Entry(partition.path(), partition.values(), candidates));
+    }
+    return new DatasetPartitions(partitions, payloadLabels != null);
+  }
+
+  private static boolean passes(Partition partition, Map<Integer, List<TypedCondition>> conditions) {
+    for (Map.Entry<Integer, List<TypedCondition>> e : conditions.entrySet()) {
+      Object value = partition.values().get(e.getKey());
+      for (TypedCondition condition : e.getValue()) {
+        if (!condition.test(value)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static Set<String> intersect(Set<String> a, Set<String> b) {
+    if (a == null) {
+      return b;
+    }
+    a.retainAll(b);
+    return a;
+  }
+
+  /** The partitions in the order of their values. */
+  Iterable<Entry> entries() {
+    return partitions.values();
+  }
+
+  /** The partition of these values, or null. */
+  Entry get(List<Object> values) {
+    return partitions.get(values);
+  }
+
+  boolean payloadPruning() {
+    return payloadPruning;
+  }
+}

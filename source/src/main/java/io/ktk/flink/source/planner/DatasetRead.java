@@ -1,0 +1,54 @@
+package io.ktk.flink.source.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.source.query.TypedCondition;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * What a query reads from one dataset and how it joins it.
+ *
+ * @param datasetId the dataset's id in the cube
+ * @param uuid the dataset's uuid ({@code <cube>++<id>})
+ * @param role seed, restricted (inner join) or enrichment (left join)
+ * @param keyColumns the columns rows are identified and joined by within a physical partition: the
+ *     dataset's dimension columns that the query keeps, in cube order (partition columns are equal
+ *     within a partition, so they are not part of the key)
+ * @param projected whether the dataset has dimension columns the query drops: then several of its
+ *     cells share a key, and a key is kept when any of its rows satisfies the conditions (only the
+ *     seed can be projected: it is then read for its keys alone)
+ * @param readColumns the columns read from the files, key columns first; partition columns are not
+ *     read (they come from the labels)
+ * @param conditions the conditions tested on the rows read (on read columns only; conditions on
+ *     partition columns were decided by the planner)
+ */
+public record DatasetRead(
+    String datasetId,
+    String uuid,
+    DatasetRole role,
+    List<Field> keyColumns,
+    boolean projected,
+    List<Field> readColumns,
+    List<TypedCondition> conditions) {
+
+  public DatasetRead {
+    requireNonNull(datasetId, "datasetId is null");
+    requireNonNull(uuid, "uuid is null");
+    requireNonNull(role, "role is null");
+    keyColumns = List.copyOf(keyColumns);
+    readColumns = List.copyOf(readColumns);
+    conditions = List.copyOf(conditions);
+    if (!readColumns.subList(0, Math.min(keyColumns.size(), readColumns.size())).equals(keyColumns)) {
+      throw new IllegalArgumentException("read columns " + readColumns + " must start with the key columns " + keyColumns);
+    }
+    if (projected && role != DatasetRole.SEED) {
+      throw new IllegalArgumentException("only the seed can be projected, not " + datasetId);
+    }
+  }
+
+  /** The names of the read columns, in order. */
+  public List<String> readColumnNames() {
+    return readColumns.stream().map(Field::getName).toList();
+  }
+}

@@ -1,0 +1,19 @@
+package io.ktk.flink.source.planner;
+
+/**
+ * How a dataset takes part in a cube query (the cube-query seed's terms).
+ *
+ * <ul>
+ *   <li>{@link #SEED}: the ground truth of which cells exist; every result row is one of its cells
+ *       (projected to the query's dimension columns).
+ *   <li>{@link #RESTRICTED}: a dataset whose payload columns the query restricts (by a condition or
+ *       {@code partition_by}); inner-joined, so a seed cell without a matching row is dropped.
+ *   <li>{@link #ENRICHMENT}: any other dataset whose payload the query returns; left-joined, so a seed
+ *       cell without a matching row gets nulls.
+ * </ul>
+ */
+public enum DatasetRole {
+  SEED,
+  RESTRICTED,
+  ENRICHMENT
+}

@@ -1,0 +1,78 @@
+package io.ktk.flink.source.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.TypedCondition;
+import io.ktk.flink.state.metadata.CubeSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A {@link CubeQuery} checked against a cube: every name known, every literal typed, the
+ * dimensionality and output decided, and for each dataset that takes part its role and what is
+ * read from it. Built by {@link QueryChecker}; the planner's and the readers' common ground.
+ *
+ * @param cube the cube
+ * @param query the query as asked
+ * @param partitionColumns the cube's partition columns, typed
+ * @param dimensionColumns the query's dimension columns (all or some of the cube's), in cube order
+ * @param partitionBy the {@code partition_by} columns, typed, in the query's order
+ * @param output the result's columns, in order (all nullable)
+ * @param conditions every condition, typed
+ * @param datasets the datasets that take part: the seed, then restricted, then enrichments (each
+ *     group by id); datasets whose payload the query neither returns nor restricts are left out
+ */
+public record ResolvedQuery(
+    CubeSpec cube,
+    CubeQuery query,
+    List<Field> partitionColumns,
+    List<Field> dimensionColumns,
+    List<Field> partitionBy,
+    Schema output,
+    List<TypedCondition> conditions,
+    List<DatasetRead> datasets) {
+
+  public ResolvedQuery {
+    requireNonNull(cube, "cube is null");
+    requireNonNull(query, "query is null");
+    partitionColumns = List.copyOf(partitionColumns);
+    dimensionColumns = List.copyOf(dimensionColumns);
+    partitionBy = List.copyOf(partitionBy);
+    requireNonNull(output, "output is null");
+    conditions = List.copyOf(conditions);
+    datasets = List.copyOf(datasets);
+    if (datasets.isEmpty() || datasets.get(0).role() != DatasetRole.SEED) {
+      throw new IllegalArgumentException("the seed must be the first dataset: " + datasets);
+    }
+  }
+
+  public DatasetRead seed() {
+    return datasets.get(0);
+  }
+
+  /** The dataset that takes part with this id, or null. */
+  public DatasetRead dataset(String datasetId) {
+    for (DatasetRead dataset : datasets) {
+      if (dataset.datasetId().equals(datasetId)) {
+        return dataset;
+      }
+    }
+    return null;
+  }
+
+  /** The conditions on partition columns, by column: the planner decides them on partition values. */
+  public Map<String, List<TypedCondition>> partitionConditions() {
+    Map<String, List<TypedCondition>> byColumn = new LinkedHashMap<>();
+    for (Field column : partitionColumns) {
+      List<TypedCondition> on = conditions.stream().filter(c -> c.columnName().equals(column.getName())).toList();
+      if (!on.isEmpty()) {
+        byColumn.put(column.getName(), on);
+      }
+    }
+    return byColumn;
+  }
+}

@@ -1,0 +1,43 @@
+package io.ktk.flink.source.query;
+
+/** The comparison operators of conditions, by their symbol in the text form. */
+public enum Operator {
+  EQ("=="),
+  NE("!="),
+  LT("<"),
+  LE("<="),
+  GT(">"),
+  GE(">="),
+  IN("in");
+
+  private final String symbol;
+
+  Operator(String symbol) {
+    this.symbol = symbol;
+  }
+
+  public String symbol() {
+    return symbol;
+  }
+
+  /** The operator that holds with the operands swapped: {@code 1 < x} is {@code x > 1}. */
+  Operator swapped() {
+    return switch (this) {
+      case LT -> GT;
+      case LE -> GE;
+      case GT -> LT;
+      case GE -> LE;
+      default -> this;
+    };
+  }
+
+  /** The operator of a symbol, or null. */
+  static Operator ofSymbol(String symbol) {
+    for (Operator operator : values()) {
+      if (operator.symbol.equals(symbol)) {
+        return operator;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,155 @@
+package io.ktk.flink.source.query;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.types.ArrowTypeNames;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * A {@link Condition} checked against its column: the literals typed by the column's type, ready
+ * to test values of rows, partition labels and index entries.
+ *
+ * <p>Values compare as the dataset's indices order them ({@link IndexFile#valueOrder}): unsigned
+ * integers unsigned, {@code -0.0} equal to {@code 0.0}, NaN equal to NaN and above +inf, strings by
+ * code point, bytes unsigned. {@link #test} is false for a null value whatever the operator: a
+ * comparison with null is unknown, and a row whose condition is unknown is not returned (Kleene
+ * logic, as SQL).
+ *
+ * <p>Built by {@link #resolve}, which fails before any file is read when a literal does not fit
+ * the column or is NULL. Immutable and thread-safe.
+ */
+public final class TypedCondition {
+  private final Condition condition;
+  private final Field column;
+  private final Comparator<Object> order;
+  /** Comparison and In: the operator and the typed literals; Interval: null and [lower, upper]. */
+  private final Operator operator;
+  private final List<Object> values;
+  private final boolean lowerInclusive;
+  private final boolean upperInclusive;
+
+  private TypedCondition(Condition condition, Field column, Comparator<Object> order, Operator operator,
+      List<Object> values, boolean lowerInclusive, boolean upperInclusive) {
+    this.condition = condition;
+    this.column = column;
+    this.order = order;
+    this.operator = operator;
+    this.values = values;
+    this.lowerInclusive = lowerInclusive;
+    this.upperInclusive = upperInclusive;
+  }
+
+  /**
+   * Types the literals of {@code condition} by {@code column}'s type.
+   *
+   * @param subject what is queried, for messages, e.g. {@code cube 'sales'} or {@code dataset 'events'}
+   * @throws InvalidQueryException naming the condition, the column, its type and the literal, when a
+   *     literal is NULL or does not fit, or the column's type cannot be compared
+   */
+  public static TypedCondition resolve(Condition condition, Field column, String subject) {
+    requireNonNull(condition, "condition is null");
+    requireNonNull(column, "column is null");
+    requireNonNull(subject, "subject is null");
+    if (!column.getName().equals(condition.column())) {
+      throw new IllegalArgumentException("condition " + condition + " is not on column " + column.getName());
+    }
+    Comparator<Object> order;
+    try {
+      order = IndexFile.valueOrder(column.getType());
+    } catch (ValidationException e) {
+      throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` is on column '"
+          + column.getName() + "' of type " + ArrowTypeNames.name(column)
+          + ", but conditions support columns of primitive types only");
+    }
+    if (condition instanceof Condition.Comparison c) {
+      return new TypedCondition(condition, column, order, c.operator(),
+          List.of(typed(condition, column, c.literal(), subject)), true, true);
+    }
+    if (condition instanceof Condition.In in) {
+      List<Object> typed = new ArrayList<>(in.literals().size());
+      for (Literal literal : in.literals()) {
+        typed.add(typed(condition, column, literal, subject));
+      }
+      return new TypedCondition(condition, column, order, Operator.IN, List.copyOf(typed), true, true);
+    }
+    Condition.Interval interval = (Condition.Interval) condition;
+    return new TypedCondition(condition, column, order, null,
+        List.of(typed(condition, column, interval.lower(), subject), typed(condition, column, interval.upper(), subject)),
+        interval.lowerInclusive(), interval.upperInclusive());
+  }
+
+  private static Object typed(Condition condition, Field column, Literal literal, String subject) {
+    if (literal == Literal.Null.INSTANCE) {
+      throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` compares column '"
+          + column.getName() + "' of type " + ArrowTypeNames.name(column) + " with NULL, which is unknown and never"
+          + " true; conditions on nulls are not supported");
+    }
+    Object value = LiteralTyping.type(column.getType(), literal);
+    if (value == null) {
+      String given = literal instanceof Literal.Value v ? literal.text() + " (Java " + v.value().getClass().getSimpleName()
+          + ")" : literal.text();
+      throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` compares column '"
+          + column.getName() + "' of type " + ArrowTypeNames.name(column) + " with " + given + ", which does not fit;"
+          + " " + LiteralTyping.expected(column.getType()));
+    }
+    return value;
+  }
+
+  public Condition condition() {
+    return condition;
+  }
+
+  public Field column() {
+    return column;
+  }
+
+  public String columnName() {
+    return column.getName();
+  }
+
+  /** Whether {@code value} (of the column's type, by the value convention) satisfies the condition; false for null. */
+  public boolean test(Object value) {
+    if (value == null) {
+      return false;
+    }
+    if (operator == null) {
+      int low = order.compare(value, values.get(0));
+      int high = order.compare(value, values.get(1));
+      return (lowerInclusive ? low >= 0 : low > 0) && (upperInclusive ? high <= 0 : high < 0);
+    }
+    if (operator == Operator.IN) {
+      for (Object literal : values) {
+        if (order.compare(value, literal) == 0) {
+          return true;
+        }
+      }
+      return false;
+    }
+    int cmp = order.compare(value, values.get(0));
+    return switch (operator) {
+      case EQ -> cmp == 0;
+      case NE -> cmp != 0;
+      case LT -> cmp < 0;
+      case LE -> cmp <= 0;
+      case GT -> cmp > 0;
+      case GE -> cmp >= 0;
+      case IN -> throw new AssertionError("handled above");
+    };
+  }
+
+  /** The values the condition admits when they are a finite set ({@code ==}, {@code in}), else null. */
+  public List<Object> admittedValues() {
+    return operator == Operator.EQ || operator == Operator.IN ? values : null;
+  }
+
+  /** The condition's text form. */
+  @Override
+  public String toString() {
+    return condition.toString();
+  }
+}

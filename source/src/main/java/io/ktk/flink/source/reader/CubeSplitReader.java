@@ -1,0 +1,99 @@
+package io.ktk.flink.source.reader;
+
+import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import org.apache.flink.connector.base.source.reader.RecordsBySplits;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+
+/**
+ * Reads the splits of a cube query, one partition of one split per fetch, with the same joins as
+ * the in-process {@link CubeReader}. A split restored with rows already emitted skips them (a
+ * group's rows come in a fixed order).
+ *
+ * <p>The query is checked again against the dataset versions a split was planned at (read from
+ * the store once per distinct set of versions), which tells the reader what to read and join.
+ */
+final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
+  private final QuerySettings settings;
+  private final Queue<CubeSplit> splits = new ArrayDeque<>();
+  private final Map<Map<String, Long>, PartitionJoin> joins = new HashMap<>();
+  private ObjectStore store;
+  private CubeSplit current;
+  private int partition;
+  private long toSkip;
+
+  CubeSplitReader(QuerySettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public RecordsWithSplitIds<List<Object>> fetch() throws IOException {
+    if (current == null) {
+      current = splits.poll();
+      if (current == null) {
+        return new RecordsBySplits<>(Map.of(), Set.of());
+      }
+      partition = 0;
+      toSkip = current.emittedRows();
+    }
+    String id = current.splitId();
+    List<GroupPartition> partitions = current.group().partitions();
+    List<List<Object>> rows = List.of();
+    while (rows.isEmpty() && partition < partitions.size()) {
+      rows = join(current).rows(store, current.group(), partitions.get(partition++));
+      int skipped = (int) Math.min(toSkip, rows.size());
+      toSkip -= skipped;
+      rows = rows.subList(skipped, rows.size());
+    }
+    boolean finished = partition >= partitions.size();
+    if (finished) {
+      current = null;
+    }
+    return new RecordsBySplits<>(rows.isEmpty() ? Map.of() : Map.of(id, rows), finished ? Set.of(id) : Set.of());
+  }
+
+  private PartitionJoin join(CubeSplit split) throws IOException {
+    if (store == null) {
+      store = settings.openStore();
+    }
+    PartitionJoin join = joins.get(split.versions());
+    if (join == null) {
+      CubeSnapshot snapshot = CubeSnapshot.at(store, settings.cube(), split.versions());
+      join = new PartitionJoin(snapshot.resolve(settings.query()));
+      joins.put(split.versions(), join);
+    }
+    return join;
+  }
+
+  @Override
+  public void handleSplitsChanges(SplitsChange<CubeSplit> change) {
+    if (!(change instanceof SplitsAddition)) {
+      throw new UnsupportedOperationException("Cannot handle split change " + change.getClass().getSimpleName());
+    }
+    splits.addAll(change.splits());
+  }
+
+  @Override
+  public void wakeUp() {
+    // fetch() never blocks
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (store != null) {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package io.ktk.flink.source.reader;
+
+import io.ktk.flink.source.planner.DatasetRead;
+import io.ktk.flink.source.planner.PlannedFile;
+import io.ktk.flink.source.query.TypedCondition;
+import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.parquet.ParquetRowsReader;
+import io.ktk.flink.state.parquet.StoreInputFile;
+import io.ktk.flink.state.rowformat.RowBuffer;
+import io.ktk.flink.state.rowformat.RowKey;
+import io.ktk.flink.state.rowformat.RowKeyMap;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The rows of one dataset in one partition of a query group, one per key, after de-duplication
+ * and conditions.
+ *
+ * <p>Files are read in write order and rows in file order; a later row of a key replaces an
+ * earlier one, so each cell keeps the row written last (Kartothek's rule). The conditions are then
+ * judged on that row: a cell whose last row fails them is dropped, even if an older row of it would
+ * pass. A file planned for its keys only contributes keys whose rows fail. For a projected dataset
+ * (the seed without some of its dimension columns), a key stands for several cells and is kept
+ * when any of them passes.
+ *
+ * <p>A read column missing from a file (a column added to the schema after the file was written)
+ * reads as null; a missing key column means the file does not belong to the dataset.
+ */
+final class DatasetCells {
+  private final DatasetRead dataset;
+  private final KeyEncoder encoder;
+  private final int[] keyPositions;
+  private final RowKeyMap keys = new RowKeyMap();
+  private final List<Object[]> rows = new ArrayList<>();
+  private final BitSet alive = new BitSet();
+  private final RowBuffer buffer = new RowBuffer();
+
+  DatasetCells(DatasetRead dataset, KeyEncoder encoder) {
+    this.dataset = dataset;
+    this.encoder = encoder;
+    this.keyPositions = new int[dataset.keyColumns().size()];
+    for (int i = 0; i < keyPositions.length; i++) {
+      keyPositions[i] = i;
+    }
+  }
+
+  /** Reads {@code files} (in write order), testing rows with {@code conditions} (on read columns). */
+  void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions) throws IOException {
+    List<String> names = dataset.readColumnNames();
+    int[] conditionPositions = conditions.stream().mapToInt(c -> names.indexOf(c.columnName())).toArray();
+    for (PlannedFile file : files) {
+      try (ParquetRowsReader reader = ParquetRowsReader.open(
+          new StoreInputFile(store, file.key(), file.bytes(), StoreInputFile.DEFAULT_READ_AHEAD))) {
+        List<Field> wanted = file.keysOnly() ? dataset.keyColumns() : dataset.readColumns();
+        Set<String> present = new HashSet<>();
+        reader.arrowSchema().getFields().forEach(field -> present.add(field.getName()));
+        List<String> readable = new ArrayList<>();
+        int[] slots = new int[wanted.size()];
+        for (int i = 0; i < wanted.size(); i++) {
+          String name = wanted.get(i).getName();
+          if (present.contains(name)) {
+            slots[i] = readable.size();
+            readable.add(name);
+          } else if (i < keyPositions.length) {
+            throw new CorruptDatasetException("Cannot read data file " + file.key() + " of dataset '" + dataset.uuid()
+                + "': it lacks the dimension column '" + name + "'");
+          } else {
+            slots[i] = -1;
+          }
+        }
+        Iterator<List<Object>> it = reader.rows(readable);
+        while (it.hasNext()) {
+          List<Object> read = it.next();
+          Object[] values = new Object[wanted.size()];
+          for (int i = 0; i < values.length; i++) {
+            values[i] = slots[i] < 0 ? null : read.get(slots[i]);
+          }
+          add(values, file.keysOnly() ? false : passes(values, conditions, conditionPositions));
+        }
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+    }
+  }
+
+  private static boolean passes(Object[] values, List<TypedCondition> conditions, int[] positions) {
+    for (int c = 0; c < positions.length; c++) {
+      if (!conditions.get(c).test(values[positions[c]])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void add(Object[] values, boolean passes) {
+    encoder.encode(values, keyPositions, buffer);
+    int id = keys.getOrAdd(buffer);
+    if (id == rows.size()) {
+      rows.add(null);
+    }
+    if (dataset.projected()) {
+      if (passes && !alive.get(id)) {
+        alive.set(id);
+        rows.set(id, values);
+      }
+    } else {
+      alive.set(id, passes);
+      rows.set(id, passes ? values : null);
+    }
+  }
+
+  /** The ids of the kept keys, sorted by key. */
+  int[] sortedIds() {
+    int[] ids = alive.stream().toArray();
+    RowKey[] views = new RowKey[rows.size()];
+    for (int id : ids) {
+      views[id] = keys.key(id);
+    }
+    Integer[] boxed = new Integer[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      boxed[i] = ids[i];
+    }
+    Arrays.sort(boxed, (a, b) -> views[a].compareTo(views[b]));
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = boxed[i];
+    }
+    return ids;
+  }
+
+  /** The kept row with this id: the values of the read columns. */
+  Object[] row(int id) {
+    return rows.get(id);
+  }
+
+  /** The kept row whose key {@code out} holds (encoded by this dataset's encoder), or null. */
+  Object[] lookup(RowBuffer key) {
+    int id = keys.get(key);
+    return id >= 0 && alive.get(id) ? rows.get(id) : null;
+  }
+}

@@ -1,0 +1,147 @@
+package io.ktk.flink.source.split;
+
+import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.planner.PlannedFile;
+import io.ktk.flink.source.planner.QueryGroup;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * Serializes {@link CubeSplit}s for checkpoints and for sending them to readers.
+ *
+ * <p>Version 1, big-endian ({@link DataOutput}); strings are an int length and UTF-8 bytes; values
+ * as {@link ValueCodec} writes them:
+ *
+ * <pre>
+ * split      := string splitId, int n, (string datasetId, long version){n}, group, long emittedRows
+ * group      := int k, value{k} (key), int p, partition{p}
+ * partition  := string path, int v, value{v}, int d, (string datasetId, int f, file{f}){d}
+ * file       := string key, string label, long rows, long bytes, long addedIn, boolean keysOnly
+ * </pre>
+ *
+ * <p>Bytes of each version are kept under {@code src/test/resources/serializer/} and read back by
+ * a test, so a later version still restores splits checkpointed by this one.
+ */
+public final class CubeSplitSerializer implements SimpleVersionedSerializer<CubeSplit> {
+  public static final int VERSION = 1;
+  public static final CubeSplitSerializer INSTANCE = new CubeSplitSerializer();
+
+  @Override
+  public int getVersion() {
+    return VERSION;
+  }
+
+  @Override
+  public byte[] serialize(CubeSplit split) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      write(out, split);
+    }
+    return bytes.toByteArray();
+  }
+
+  @Override
+  public CubeSplit deserialize(int version, byte[] serialized) throws IOException {
+    if (version != VERSION) {
+      throw new IOException("Unrecognized version or corrupt state: cube split version " + version
+          + " (supported: " + VERSION + ")");
+    }
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
+      CubeSplit split = read(in);
+      if (in.available() > 0) {
+        throw new IOException("Unrecognized version or corrupt state: " + in.available()
+            + " bytes after the cube split");
+      }
+      return split;
+    }
+  }
+
+  /** Writes a split in version {@link #VERSION} (also used inside the enumerator's state). */
+  static void write(DataOutput out, CubeSplit split) throws IOException {
+    ValueCodec.writeString(out, split.splitId());
+    out.writeInt(split.versions().size());
+    for (Map.Entry<String, Long> e : split.versions().entrySet()) {
+      ValueCodec.writeString(out, e.getKey());
+      out.writeLong(e.getValue());
+    }
+    QueryGroup group = split.group();
+    out.writeInt(group.key().size());
+    for (Object value : group.key()) {
+      ValueCodec.write(out, value);
+    }
+    out.writeInt(group.partitions().size());
+    for (GroupPartition partition : group.partitions()) {
+      ValueCodec.writeString(out, partition.path());
+      out.writeInt(partition.partitionValues().size());
+      for (Object value : partition.partitionValues()) {
+        ValueCodec.write(out, value);
+      }
+      out.writeInt(partition.files().size());
+      for (Map.Entry<String, List<PlannedFile>> e : partition.files().entrySet()) {
+        ValueCodec.writeString(out, e.getKey());
+        out.writeInt(e.getValue().size());
+        for (PlannedFile file : e.getValue()) {
+          ValueCodec.writeString(out, file.key());
+          ValueCodec.writeString(out, file.label());
+          out.writeLong(file.rows());
+          out.writeLong(file.bytes());
+          out.writeLong(file.addedIn());
+          out.writeBoolean(file.keysOnly());
+        }
+      }
+    }
+    out.writeLong(split.emittedRows());
+  }
+
+  /** Reads a split of version {@link #VERSION}. */
+  static CubeSplit read(DataInput in) throws IOException {
+    String splitId = ValueCodec.readString(in);
+    Map<String, Long> versions = new TreeMap<>();
+    for (int i = count(in); i > 0; i--) {
+      versions.put(ValueCodec.readString(in), in.readLong());
+    }
+    List<Object> key = new ArrayList<>();
+    for (int i = count(in); i > 0; i--) {
+      key.add(ValueCodec.read(in));
+    }
+    List<GroupPartition> partitions = new ArrayList<>();
+    for (int p = count(in); p > 0; p--) {
+      String path = ValueCodec.readString(in);
+      List<Object> values = new ArrayList<>();
+      for (int i = count(in); i > 0; i--) {
+        values.add(ValueCodec.read(in));
+      }
+      Map<String, List<PlannedFile>> files = new LinkedHashMap<>();
+      for (int d = count(in); d > 0; d--) {
+        String datasetId = ValueCodec.readString(in);
+        List<PlannedFile> list = new ArrayList<>();
+        for (int f = count(in); f > 0; f--) {
+          list.add(new PlannedFile(ValueCodec.readString(in), ValueCodec.readString(in), in.readLong(), in.readLong(),
+              in.readLong(), in.readBoolean()));
+        }
+        files.put(datasetId, list);
+      }
+      partitions.add(new GroupPartition(path, values, files));
+    }
+    return new CubeSplit(splitId, versions, new QueryGroup(key, partitions), in.readLong());
+  }
+
+  private static int count(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      throw new IOException("Unrecognized version or corrupt state: negative count " + n);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,85 @@
+package io.ktk.flink.source.reader;
+
+import static io.ktk.flink.source.testing.CubeFixture.field;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.planner.QueryPlan;
+import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.store.LocalObjectStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The split reader returns a group's rows partition by partition and skips what a restored split emitted. */
+class CubeSplitReaderTest {
+  private static final Field P = field("p", new ArrowType.Int(64, true));
+  private static final Field Q = field("q", new ArrowType.Int(64, true));
+  private static final Field X = field("x", new ArrowType.Int(64, true));
+
+  @TempDir Path dir;
+
+  private static List<List<Object>> readAll(CubeSplitReader reader, CubeSplit split) throws Exception {
+    reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
+    List<List<Object>> rows = new ArrayList<>();
+    while (true) {
+      RecordsWithSplitIds<List<Object>> batch = reader.fetch();
+      String id;
+      while ((id = batch.nextSplit()) != null) {
+        assertThat(id).isEqualTo(split.splitId());
+        List<Object> row;
+        while ((row = batch.nextRecordFromSplit()) != null) {
+          rows.add(row);
+        }
+      }
+      if (batch.finishedSplits().contains(split.splitId())) {
+        return rows;
+      }
+    }
+  }
+
+  @Test
+  void aRestoredSplitSkipsTheRowsItEmittedAcrossPartitions() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    CubeFixture cube = new CubeFixture(store, new CubeSpec("c", List.of("x"), List.of("p", "q"), "seed", new TreeSet<>()));
+    List<List<Object>> rows = new ArrayList<>();
+    for (long q = 0; q < 3; q++) {
+      for (long x = 0; x < 4; x++) {
+        rows.add(Arrays.asList(1L, q, x));
+      }
+    }
+    cube.dataset("seed", new Schema(List.of(P, Q, X)), "x").commit(rows);
+    CubeQuery query = CubeQuery.builder().partitionBy("p").build();
+    CubeSnapshot snapshot = CubeSnapshot.latest(store, "c");
+    QueryPlan plan = snapshot.plan(query);
+    assertThat(plan.groups()).hasSize(1);
+    assertThat(plan.groups().get(0).partitions()).hasSize(3);
+    CubeSplit split = new CubeSplit("group-00000", snapshot.versions(), plan.groups().get(0), 0);
+    QuerySettings settings = new QuerySettings(dir.toUri().toString(), Map.of(), "c", query);
+
+    List<List<Object>> all;
+    try (CubeSplitReader reader = new CubeSplitReader(settings)) {
+      all = readAll(reader, split);
+    }
+    List<List<Object>> rest;
+    try (CubeSplitReader reader = new CubeSplitReader(settings)) {
+      rest = readAll(reader, split.withEmittedRows(6));
+    }
+
+    assertThat(all).hasSize(12).isEqualTo(rows);
+    assertThat(rest).isEqualTo(all.subList(6, 12));
+  }
+}

@@ -1,0 +1,119 @@
+package io.ktk.flink.source.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ktk.flink.source.enumerator.CubeEnumeratorState;
+import io.ktk.flink.source.enumerator.CubeEnumeratorStateSerializer;
+import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.planner.PlannedFile;
+import io.ktk.flink.source.planner.QueryGroup;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Splits and enumerator state survive serialization, and the bytes written by version 1 (kept in
+ * {@code src/test/resources/serializer/}) still restore. Regenerate them only together with a new
+ * serializer version: {@code -Dktk.writeSerializerBytes=<dir>} writes them to that directory.
+ */
+class CubeSplitSerializerTest {
+
+  static CubeSplit sampleSplit() {
+    List<Object> key = Arrays.asList(7L, Double.NaN, "zürich/€", true, new byte[] {0, (byte) 0xff},
+        LocalDate.of(2024, 2, 29), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 123_456_789),
+        Instant.parse("2024-01-01T00:00:00.000001Z"), LocalTime.of(23, 59, 1, 5), new BigDecimal("-12345.678"), null);
+    Map<String, List<PlannedFile>> files = new LinkedHashMap<>();
+    files.put("seed", List.of(new PlannedFile("c++seed/table/p=1/a.parquet", "p=1/a", 10, 1234, 3, false)));
+    files.put("enrich", List.of(
+        new PlannedFile("c++enrich/table/p=1/b.parquet", "p=1/b", -1, -1, -1, false),
+        new PlannedFile("c++enrich/table/p=1/c.parquet", "p=1/c", 5, 99, 4, true)));
+    files.put("empty", List.of());
+    GroupPartition partition = new GroupPartition("p=1", List.of(1L), files);
+    GroupPartition other = new GroupPartition("p=2", List.of(2L), Map.of("seed", List.of()));
+    return new CubeSplit("group-00003", Map.of("seed", 4L, "enrich", 9L), new QueryGroup(key, List.of(partition, other)),
+        17);
+  }
+
+  private static byte[] resource(String name) throws IOException {
+    try (InputStream in = CubeSplitSerializerTest.class.getResourceAsStream("/serializer/" + name)) {
+      assertThat(in).as("resource serializer/%s", name).isNotNull();
+      return in.readAllBytes();
+    }
+  }
+
+  private static void assertSameSplit(CubeSplit actual, CubeSplit expected) throws IOException {
+    assertThat(actual.splitId()).isEqualTo(expected.splitId());
+    assertThat(actual.versions()).isEqualTo(expected.versions());
+    assertThat(actual.emittedRows()).isEqualTo(expected.emittedRows());
+    assertThat(actual.group().key()).hasSameSizeAs(expected.group().key());
+    for (int i = 0; i < expected.group().key().size(); i++) {
+      Object e = expected.group().key().get(i);
+      Object a = actual.group().key().get(i);
+      if (e instanceof byte[] bytes) {
+        assertThat((byte[]) a).isEqualTo(bytes);
+      } else {
+        assertThat(a).as("key value %d", i).isEqualTo(e);
+      }
+    }
+    assertThat(actual.group().partitions()).isEqualTo(expected.group().partitions());
+  }
+
+  @Test
+  void aSplitRoundTripsWithEveryValueType() throws IOException {
+    CubeSplit split = sampleSplit();
+    byte[] bytes = CubeSplitSerializer.INSTANCE.serialize(split);
+
+    assertSameSplit(CubeSplitSerializer.INSTANCE.deserialize(CubeSplitSerializer.VERSION, bytes), split);
+  }
+
+  @Test
+  void version1BytesStillRestore() throws IOException {
+    writeBytesIfAsked();
+    CubeSplit restored = CubeSplitSerializer.INSTANCE.deserialize(1, resource("cube-split-v1.bin"));
+    assertSameSplit(restored, sampleSplit());
+
+    CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(1, resource("cube-enumerator-state-v1.bin"));
+    assertThat(state.unassigned()).hasSize(2);
+    assertSameSplit(state.unassigned().get(0), sampleSplit());
+    assertSameSplit(state.unassigned().get(1), sampleSplit().withEmittedRows(0));
+  }
+
+  @Test
+  void unknownVersionsAndCorruptBytesAreRefused() throws IOException {
+    byte[] bytes = CubeSplitSerializer.INSTANCE.serialize(sampleSplit());
+    assertThatThrownBy(() -> CubeSplitSerializer.INSTANCE.deserialize(2, bytes))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("Unrecognized version or corrupt state: cube split version 2 (supported: 1)");
+    assertThatThrownBy(() -> CubeSplitSerializer.INSTANCE.deserialize(1, Arrays.copyOf(bytes, bytes.length - 3)))
+        .isInstanceOf(IOException.class);
+    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+    assertThatThrownBy(() -> CubeSplitSerializer.INSTANCE.deserialize(1, longer))
+        .hasMessageContaining("1 bytes after the cube split");
+    assertThatThrownBy(() -> CubeEnumeratorStateSerializer.INSTANCE.deserialize(0, new byte[0]))
+        .hasMessageContaining("Unrecognized version or corrupt state: cube enumerator state version 0");
+  }
+
+  private static void writeBytesIfAsked() throws IOException {
+    String target = System.getProperty("ktk.writeSerializerBytes");
+    if (target == null) {
+      return;
+    }
+    Path dir = Path.of(target);
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("cube-split-v1.bin"), CubeSplitSerializer.INSTANCE.serialize(sampleSplit()));
+    Files.write(dir.resolve("cube-enumerator-state-v1.bin"), CubeEnumeratorStateSerializer.INSTANCE.serialize(
+        new CubeEnumeratorState(List.of(sampleSplit(), sampleSplit().withEmittedRows(0)))));
+  }
+}

@@ -1,0 +1,163 @@
+package io.ktk.flink.source.testing;
+
+import io.ktk.flink.state.commit.CommitLog;
+import io.ktk.flink.state.commit.CommitLogOptions;
+import io.ktk.flink.state.commit.CommitRequest;
+import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.PlateauPublisher;
+import io.ktk.flink.state.metadata.CubeMetadataKeys;
+import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.parquet.ParquetRowsWriter;
+import io.ktk.flink.state.parquet.ParquetWriteOptions;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Writes real cubes for tests, the way a writer of this project does: Parquet data files
+ * ({@link ParquetRowsWriter}, partition columns left out of the files), one commit per call
+ * ({@link CommitLog}, with secondary indices and Kartothek's cube metadata), then the published
+ * plateau view ({@link PlateauPublisher}). Remembers every file it wrote, with its partition values
+ * and the version that added it, for reference implementations.
+ */
+public final class CubeFixture {
+  /** A file written: its dataset, label, key, partition values, the version that added it. */
+  public record WrittenFile(String datasetId, String label, String key, List<Object> partitionValues, long version,
+      int rows) {}
+
+  private final ObjectStore store;
+  private final CubeSpec spec;
+  private final List<WrittenFile> written = new ArrayList<>();
+
+  public CubeFixture(ObjectStore store, CubeSpec spec) {
+    this.store = store;
+    this.spec = spec;
+  }
+
+  public static Field field(String name, ArrowType type) {
+    return new Field(name, FieldType.nullable(type), null);
+  }
+
+  public ObjectStore store() {
+    return store;
+  }
+
+  public CubeSpec spec() {
+    return spec;
+  }
+
+  public List<WrittenFile> written() {
+    return List.copyOf(written);
+  }
+
+  /**
+   * A dataset of the cube with {@code schema} (partition columns included; rows are given in its
+   * field order) and secondary indices on {@code indexColumns}.
+   */
+  public DatasetWriter dataset(String id, Schema schema, String... indexColumns) throws IOException {
+    return new DatasetWriter(id, schema, List.of(indexColumns));
+  }
+
+  /** Commits to one dataset. */
+  public final class DatasetWriter {
+    private final String id;
+    private final Schema schema;
+    private final Schema physical;
+    private final List<Field> partitionKeys;
+    private final List<String> indexColumns;
+    private final CommitLog log;
+    private final PlateauPublisher publisher = new PlateauPublisher();
+    private int fileCounter;
+
+    private DatasetWriter(String id, Schema schema, List<String> indexColumns) throws IOException {
+      this.id = id;
+      this.schema = schema;
+      this.indexColumns = indexColumns;
+      this.partitionKeys = spec.partitionColumns().stream().map(schema::findField).toList();
+      this.physical = new Schema(schema.getFields().stream()
+          .filter(f -> !spec.partitionColumns().contains(f.getName())).toList());
+      this.log = CommitLog.open(store, spec.datasetUuid(id), CommitLogOptions.DEFAULTS);
+    }
+
+    /** Commits {@code rows} as one file per partition, with generated file ids. */
+    public DatasetWriter commit(List<List<Object>> rows) throws IOException {
+      Map<List<Object>, List<List<Object>>> byPartition = new LinkedHashMap<>();
+      for (List<Object> row : rows) {
+        byPartition.computeIfAbsent(partitionValues(row), k -> new ArrayList<>()).add(row);
+      }
+      Map<String, List<List<Object>>> files = new LinkedHashMap<>();
+      byPartition.forEach((values, partitionRows) -> files.put(String.format("f%05d", fileCounter++), partitionRows));
+      return commitFiles(files);
+    }
+
+    /** Commits one file per entry: file id to rows (all of one partition). */
+    public DatasetWriter commitFiles(Map<String, List<List<Object>>> filesById) throws IOException {
+      List<DataFile> files = new ArrayList<>();
+      Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
+      indexColumns.forEach(column -> index.put(column, new LinkedHashMap<>()));
+      List<WrittenFile> pending = new ArrayList<>();
+      for (Map.Entry<String, List<List<Object>>> e : filesById.entrySet()) {
+        List<List<Object>> rows = e.getValue();
+        List<Object> values = partitionValues(rows.get(0));
+        PartitionLabel label = PartitionLabel.of(partitionKeys, values, e.getKey());
+        String key = spec.datasetUuid(id) + "/table/" + label + ".parquet";
+        try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, physical, Map.of(),
+            ParquetWriteOptions.defaults())) {
+          for (List<Object> row : rows) {
+            if (!partitionValues(row).equals(values)) {
+              throw new IllegalArgumentException("file " + e.getKey() + " mixes partitions " + values + " and "
+                  + partitionValues(row));
+            }
+            List<Object> physicalRow = new ArrayList<>();
+            for (int i = 0; i < schema.getFields().size(); i++) {
+              if (!spec.partitionColumns().contains(schema.getFields().get(i).getName())) {
+                physicalRow.add(row.get(i));
+              }
+            }
+            writer.write(physicalRow);
+          }
+        }
+        files.add(new DataFile(label.toString(), rows.size(), store.head(key).orElseThrow().size(), physical));
+        for (String column : indexColumns) {
+          int position = schema.getFields().indexOf(schema.findField(column));
+          for (List<Object> row : rows) {
+            Object value = row.get(position);
+            if (value != null) {
+              List<String> labels = index.get(column).computeIfAbsent(value, v -> new ArrayList<>());
+              if (!labels.contains(label.toString())) {
+                labels.add(label.toString());
+              }
+            }
+          }
+        }
+        pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
+      }
+      CommitRequest request = CommitRequest.append(spec.partitionColumns(), schema, files)
+          .withIndex(indexColumns, index)
+          .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
+      long version = log.commit(request).version();
+      publisher.publish(log);
+      for (WrittenFile file : pending) {
+        written.add(new WrittenFile(file.datasetId(), file.label(), file.key(), file.partitionValues(), version,
+            file.rows()));
+      }
+      return this;
+    }
+
+    private List<Object> partitionValues(List<Object> row) {
+      List<Object> values = new ArrayList<>();
+      for (Field key : partitionKeys) {
+        values.add(row.get(schema.getFields().indexOf(key)));
+      }
+      return values;
+    }
+  }
+}
