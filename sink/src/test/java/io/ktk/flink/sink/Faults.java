@@ -1,12 +1,9 @@
 package io.ktk.flink.sink;
 
-import io.ktk.flink.state.store.ObjectInfo;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.testing.ForwardingObjectStore;
 import java.io.IOException;
-import java.io.InputStream;
-import java.util.Iterator;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -110,13 +107,12 @@ final class Faults {
    * the committer then fails between a completed checkpoint and its commit, or after the commit
    * landed but before Flink learned of it.
    */
-  static final class CrashingStore implements ObjectStore {
+  static final class CrashingStore extends ForwardingObjectStore {
     private static final Pattern LOG_ENTRY = Pattern.compile(".*/_ktk_log/(\\d{20})\\.json");
-    private final ObjectStore delegate;
     private final String plan;
 
     CrashingStore(ObjectStore delegate, String plan) {
-      this.delegate = delegate;
+      super(delegate);
       this.plan = plan;
     }
 
@@ -134,56 +130,6 @@ final class Faults {
         }
       }
       return delegate.putIfAbsent(key, data);
-    }
-
-    @Override
-    public String url() {
-      return delegate.url();
-    }
-
-    @Override
-    public byte[] get(String key) throws IOException {
-      return delegate.get(key);
-    }
-
-    @Override
-    public byte[] getRange(String key, long offset, int length) throws IOException {
-      return delegate.getRange(key, offset, length);
-    }
-
-    @Override
-    public InputStream open(String key) throws IOException {
-      return delegate.open(key);
-    }
-
-    @Override
-    public void put(String key, byte[] data) throws IOException {
-      delegate.put(key, data);
-    }
-
-    @Override
-    public ObjectOutputStream create(String key) throws IOException {
-      return delegate.create(key);
-    }
-
-    @Override
-    public Optional<ObjectInfo> head(String key) throws IOException {
-      return delegate.head(key);
-    }
-
-    @Override
-    public Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException {
-      return delegate.list(prefix, startAfter);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-      delegate.delete(key);
-    }
-
-    @Override
-    public void close() throws IOException {
-      delegate.close();
     }
   }
 }
