@@ -39,12 +39,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
     mixinStandardHelpOptions = true,
     versionProvider = Ktk.Version.class,
     usageHelpAutoWidth = true,
-    description = "Looks at, reads and maintains Kartothek datasets and cubes (file:///dir or s3://bucket/prefix); "
+    description = "Looks at, reads, queries and maintains Kartothek datasets and cubes (file:///dir or s3://bucket/prefix); "
         + "'ktk demo' streams a demo dataset through the Flink sink.",
     subcommands = {
       InfoCommand.class,
       StatsCommand.class,
       ReadCommand.class,
+      QueryCommand.class,
       ValidateCommand.class,
       GcCommand.class,
       IndexCommand.class,

@@ -1,0 +1,185 @@
+package io.ktk.flink.cli;
+
+import static io.ktk.flink.cli.KtkRun.ktk;
+import static io.ktk.flink.cli.TestDataset.field;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ktk.flink.state.metadata.CubeMetadataKeys;
+import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ktk query} on Example 1 of the cube-query seed ({@code kartothek-cube-query.txt}): a seed
+ * {@code db_data} with cells P, and enrichments {@code data_checks} (OK), {@code schedule} (SCHED),
+ * {@code predictions} (PRED). The seed does not show a partition column; here {@code part = P % 2}.
+ * Expected outputs are the seed's result table, written out by hand.
+ */
+class QueryCommandTest {
+  private static final Field PART = field("part", new ArrowType.Int(64, true));
+  private static final Field P = field("P", new ArrowType.Int(64, true));
+  private static final Field OK = field("OK", ArrowType.Bool.INSTANCE);
+  private static final Field SCHED = field("SCHED", ArrowType.Bool.INSTANCE);
+  private static final Field PRED = field("PRED", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE));
+  private static final String CONDITION = "OK == true and SCHED == true";
+  private static final String NL = System.lineSeparator();
+
+  @TempDir Path dir;
+  String url;
+
+  @BeforeEach
+  void writeCube() throws IOException {
+    ObjectStore store = new LocalObjectStore(dir);
+    url = dir.toUri().toString();
+    CubeSpec spec = new CubeSpec("ex1", List.of("P"), List.of("part"), "db_data", new TreeSet<>());
+    commit(store, spec, "db_data", new Schema(List.of(PART, P)), List.of("P"),
+        List.of(row(1L, 1L), row(0L, 2L), row(1L, 3L), row(1L, 5L), row(0L, 6L)));
+    commit(store, spec, "data_checks", new Schema(List.of(PART, P, OK)), List.of(),
+        List.of(row(1L, 1L, true), row(0L, 2L, false), row(1L, 3L, true), row(0L, 4L, true), row(1L, 5L, true),
+            row(0L, 6L, true)));
+    commit(store, spec, "schedule", new Schema(List.of(PART, P, SCHED)), List.of(),
+        List.of(row(1L, 1L, true), row(0L, 2L, true), row(1L, 3L, false), row(0L, 4L, true), row(1L, 5L, true)));
+    commit(store, spec, "predictions", new Schema(List.of(PART, P, PRED)), List.of(),
+        List.of(row(1L, 1L, 0.23), row(0L, 2L, 0.12), row(1L, 3L, 0.13), row(0L, 4L, 0.03), row(0L, 6L, 0.01)));
+  }
+
+  private static void commit(ObjectStore store, CubeSpec spec, String id, Schema schema, List<String> indexColumns,
+      List<List<Object>> rows) throws IOException {
+    TestDataset dataset = TestDataset.create(store, spec.datasetUuid(id), schema, spec.partitionColumns(),
+        indexColumns);
+    dataset.withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id))).append(rows);
+    dataset.publish();
+  }
+
+  private static List<Object> row(Object... values) {
+    return Arrays.asList(values);
+  }
+
+  @Test
+  void csvIsTheSeedExampleResultWithAHeaderAndAnEmptyFieldForTheMissingPrediction() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED", "--where", CONDITION,
+        "--format", "csv");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("P,PRED\r\n1,0.23\r\n5,\r\n");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void csvIsTheDefaultFormat() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED", "--where", CONDITION);
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("P,PRED\r\n1,0.23\r\n5,\r\n");
+  }
+
+  @Test
+  void jsonLinesWriteNullForTheMissingPrediction() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED", "--where", CONDITION,
+        "--format", "jsonl");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("{\"P\":1,\"PRED\":0.23}\n{\"P\":5,\"PRED\":null}\n");
+  }
+
+  @Test
+  void tableAlignsColumnsUnderAHeaderWithNumbersRightAlignedAndNullsBlank() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "PRED,P", "--where", CONDITION,
+        "--format", "table");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo(
+        "PRED  P" + NL
+            + "0.23  1" + NL
+            + "      5" + NL);
+  }
+
+  @Test
+  void withoutColumnsAndConditionsEverySeedCellComesPartitionByPartitionWithTheDefaultColumns() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1");
+
+    // Partition columns, dimension columns, then payload by name; part=0 before part=1, cells by P.
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo(
+        "part,P,OK,PRED,SCHED\r\n"
+            + "0,2,false,0.12,true\r\n"
+            + "0,6,true,0.01,\r\n"
+            + "1,1,true,0.23,true\r\n"
+            + "1,3,true,0.13,false\r\n"
+            + "1,5,true,,true\r\n");
+  }
+
+  @Test
+  void partitionByAnIndexedColumnGroupsTheRowsByItsValues() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,part", "--partition-by", "P",
+        "--where", "P >= 2");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("P,part\r\n2,0\r\n3,1\r\n5,1\r\n6,0\r\n");
+  }
+
+  @Test
+  void anUnknownColumnInWhereIsAnErrorNamingTheColumnAndPrintsNoRows() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--where", "NOPE == 1");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(run.err()).contains("NOPE").doesNotContain("Unexpected error").doesNotContain("\tat ");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void aLiteralOfTheWrongTypeIsAnError() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--where", "P == 'x'");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(run.err()).contains("P").contains("'x'").doesNotContain("Unexpected error");
+  }
+
+  @Test
+  void anUnknownColumnInColumnsIsAnError() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,NOPE");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(run.err()).contains("NOPE");
+  }
+
+  @Test
+  void aCubeTheStoreDoesNotHoldIsAnError() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "nope");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(run.err()).contains("nope");
+  }
+
+  @Test
+  void missingCubeIsBadUsage() {
+    KtkRun run = ktk("query", "--store", url);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.USAGE);
+    assertThat(run.err()).contains("--cube");
+  }
+
+  @Test
+  void anInvalidCubeNameOrFormatIsBadUsage() {
+    KtkRun name = ktk("query", "--store", url, "--cube", "a++b");
+    KtkRun format = ktk("query", "--store", url, "--cube", "ex1", "--format", "xml");
+
+    assertThat(name.exitCode()).as(name.toString()).isEqualTo(Ktk.USAGE);
+    assertThat(name.err()).contains("'a++b' is not a cube name");
+    assertThat(format.exitCode()).as(format.toString()).isEqualTo(Ktk.USAGE);
+    assertThat(format.err()).contains("xml");
+  }
+}
