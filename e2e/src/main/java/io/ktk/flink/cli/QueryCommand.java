@@ -30,15 +30,17 @@ import picocli.CommandLine.ParameterException;
       "Prints the result of a cube query over the latest version of a cube's datasets.",
       "Each row is a cell of the seed dataset that satisfies every condition, joined with the other datasets' "
           + "values for it (null where a dataset has none). Rows come group by group (by the --partition-by values, "
-          + "else by partition values), each group sorted by the dimension columns. Columns come in the order of "
+          + "else by partition values), within a group partition by partition (by partition values), within a "
+          + "partition sorted by the dimension columns. Columns come in the order of "
           + "--columns; by default the partition columns, the dimension columns, the --partition-by columns, then "
           + "the payload columns by name."
     },
     footer = {
       "",
       "--where takes conditions joined by 'and': col == 1, col != 'x', col < 1.5, col <= 2, col > 0, col >= 0, "
-          + "col in (1, 2), 0 <= col < 10; literals are converted to the column's type. A condition on a column "
-          + "that is null for a cell drops the cell. Conditions on partition columns and on indexed columns prune "
+          + "col in (1, 2), 0 <= col < 10; literals ('text', '2024-01-31', numbers, true, "
+          + "false) are typed by their column; null is refused. A comparison with a null value is unknown and drops "
+          + "the cell (!= too); NaN is a value, equal to NaN. Conditions on partition columns and on indexed columns prune "
           + "partitions before anything is read.",
       "",
       "CSV: RFC 4180, with a header row and CRLF line ends; a null is an empty field. JSON lines: one object per "
@@ -47,7 +49,8 @@ import picocli.CommandLine.ParameterException;
       "",
       "Example:",
       "  ktk query --store file:///data --cube sales --columns day,store,revenue \\",
-      "      --where \"day >= '2024-01-02' and store in (1, 2)\" --partition-by day --format table"
+      "      --where \"day >= '2024-01-02' and store in (1, 2)\" \\",
+      "      --partition-by day --format table"
     })
 final class QueryCommand extends StoreCommand {
   /** How many rows are written between checks that stdout is still open (e.g. not closed by head). */
@@ -73,6 +76,15 @@ final class QueryCommand extends StoreCommand {
       description = "Group the rows by the values of these columns (each a partition or indexed column).")
   List<String> partitionBy;
 
+  @Option(names = "--dimension-columns", split = ",", paramLabel = "COL",
+      description = "The result's dimensionality: some of the cube's dimension columns (fewer is a projection, one row "
+          + "per distinct value combination of the seed); default: those in --columns, else all.")
+  List<String> dimensionColumns;
+
+  @Option(names = "--datasets", split = ",", paramLabel = "ID",
+      description = "Use only these datasets of the cube (the seed is always used); default: all.")
+  List<String> datasets;
+
   @Option(names = "--format", paramLabel = "csv|jsonl|table", defaultValue = "csv",
       description = "Output format: csv (default), jsonl or table.")
   Format format;
@@ -96,6 +108,12 @@ final class QueryCommand extends StoreCommand {
     }
     if (partitionBy != null) {
       builder.partitionBy(partitionBy);
+    }
+    if (dimensionColumns != null) {
+      builder.dimensionColumns(dimensionColumns);
+    }
+    if (datasets != null) {
+      builder.datasets(datasets);
     }
     CubeQuery query = builder.build();
     QueryPlan plan = CubeSnapshot.latest(store, cube).plan(query);

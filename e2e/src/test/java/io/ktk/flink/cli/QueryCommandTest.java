@@ -136,8 +136,32 @@ class QueryCommandTest {
     KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--where", "NOPE == 1");
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
-    assertThat(run.err()).contains("NOPE").doesNotContain("Unexpected error").doesNotContain("\tat ");
+    assertThat(run.err()).startsWith("Cannot query cube 'ex1'").contains("'NOPE'").doesNotContain("\tat ");
     assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void onlyTheGivenDatasetsAreUsedSoPredictionsAloneKeepEverySeedCell() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED", "--datasets", "predictions");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("P,PRED\r\n2,0.12\r\n6,0.01\r\n1,0.23\r\n3,0.13\r\n5,\r\n");
+  }
+
+  @Test
+  void aConditionOnADatasetLeftOutIsAnError() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--datasets", "predictions", "--where", "OK == true");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(run.err()).startsWith("Cannot query cube 'ex1'").contains("OK");
+  }
+
+  @Test
+  void anUnknownDimensionColumnIsAnError() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--dimension-columns", "Q");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(run.err()).startsWith("Cannot query cube 'ex1'").contains("'Q'");
   }
 
   @Test
@@ -145,7 +169,7 @@ class QueryCommandTest {
     KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--where", "P == 'x'");
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
-    assertThat(run.err()).contains("P").contains("'x'").doesNotContain("Unexpected error");
+    assertThat(run.err()).startsWith("Cannot query cube 'ex1'").contains("'P'").contains("'x'");
   }
 
   @Test
@@ -153,7 +177,7 @@ class QueryCommandTest {
     KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,NOPE");
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
-    assertThat(run.err()).contains("NOPE");
+    assertThat(run.err()).startsWith("Cannot query cube 'ex1'").contains("'NOPE'");
   }
 
   @Test
@@ -162,6 +186,15 @@ class QueryCommandTest {
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Ktk.ERROR);
     assertThat(run.err()).contains("nope");
+  }
+
+  @Test
+  void helpExplainsTheOptionsAndFormats() {
+    KtkRun run = ktk("query", "--help");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).contains("--cube=NAME", "--where=EXPR", "--partition-by=COL", "--format=csv|jsonl|table",
+        "--store-option=KEY=VALUE", "RFC 4180");
   }
 
   @Test
