@@ -9,7 +9,9 @@ import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -38,11 +40,12 @@ class QueryCommandTest {
   private static final String NL = System.lineSeparator();
 
   @TempDir Path dir;
+  ObjectStore store;
   String url;
 
   @BeforeEach
   void writeCube() throws IOException {
-    ObjectStore store = new LocalObjectStore(dir);
+    store = new LocalObjectStore(dir);
     url = dir.toUri().toString();
     CubeSpec spec = new CubeSpec("ex1", List.of("P"), List.of("part"), "db_data", new TreeSet<>());
     commit(store, spec, "db_data", new Schema(List.of(PART, P)), List.of("P"),
@@ -129,6 +132,28 @@ class QueryCommandTest {
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
     assertThat(run.out()).isEqualTo("P,part\r\n2,0\r\n3,1\r\n5,1\r\n6,0\r\n");
+  }
+
+  @Test
+  void aConditionOnThePartitionColumnSkipsTheOtherPartitionsWithoutReadingThem() throws IOException {
+    // Every data file of partition part=0 becomes unreadable: reading one would fail the query.
+    List<String> keys = new ArrayList<>();
+    store.list("ex1++").forEachRemaining(info -> {
+      if (info.key().contains("/table/part=0/") && info.key().endsWith(".parquet")) {
+        keys.add(info.key());
+      }
+    });
+    assertThat(keys).hasSize(4);
+    for (String key : keys) {
+      store.put(key, "not parquet".getBytes(StandardCharsets.UTF_8));
+    }
+
+    KtkRun pruned = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED", "--where", "part == 1");
+    KtkRun all = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED");
+
+    assertThat(pruned.exitCode()).as(pruned.toString()).isZero();
+    assertThat(pruned.out()).isEqualTo("P,PRED\r\n1,0.23\r\n3,0.13\r\n5,\r\n");
+    assertThat(all.exitCode()).as(all.toString()).isEqualTo(Ktk.ERROR);
   }
 
   @Test
