@@ -55,14 +55,7 @@ final class PartFileWriter {
     this.dataset = dataset;
     this.declared = declaredDataColumns;
     this.options = options;
-    this.properties =
-        ParquetProperties.builder()
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withPageSize(options.pageSizeBytes())
-            .withDictionaryPageSize(options.pageSizeBytes())
-            .withDictionaryEncoding(options.dictionaryEncoding())
-            .withStatisticsEnabled(true)
-            .build();
+    this.properties = options.properties();
   }
 
   /** Writes the rows of {@code buffer} as the file of {@code label}. */
@@ -78,17 +71,7 @@ final class PartFileWriter {
     CompressionCodecFactory.BytesInputCompressor compressor =
         new ParquetCodecs(options.zstdLevel()).getCompressor(options.compression());
     try {
-      ParquetFileWriter fileWriter =
-          new ParquetFileWriter(
-              file,
-              parquetSchema,
-              ParquetFileWriter.Mode.CREATE,
-              options.rowGroupSizeBytes(),
-              0,
-              properties.getColumnIndexTruncateLength(),
-              properties.getStatisticsTruncateLength(),
-              properties.getPageWriteChecksumEnabled());
-      fileWriter.start();
+      ParquetFileWriter fileWriter = options.startFileWriter(file, parquetSchema, properties);
       writeRows(buffer, fileWriter, parquetSchema, compressor);
       fileWriter.end(footer(physical));
       return new DataFile(label.toString(), buffer.rows(), fileWriter.getPos(), physical);

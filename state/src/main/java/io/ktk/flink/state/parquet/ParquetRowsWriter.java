@@ -80,27 +80,10 @@ public final class ParquetRowsWriter implements AutoCloseable {
     this.rowWriter = new ValueWriters.RowWriter(arrowSchema);
     this.keyValueMetadata = new LinkedHashMap<>(keyValueMetadata);
     this.options = options;
-    this.properties =
-        ParquetProperties.builder()
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withPageSize(options.pageSizeBytes())
-            .withDictionaryPageSize(options.pageSizeBytes())
-            .withDictionaryEncoding(options.dictionaryEncoding())
-            .withStatisticsEnabled(true)
-            .build();
+    this.properties = options.properties();
     this.compressor = new ParquetCodecs(options.zstdLevel()).getCompressor(options.compression());
     this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
-    this.fileWriter =
-        new ParquetFileWriter(
-            file,
-            schema,
-            ParquetFileWriter.Mode.CREATE,
-            options.rowGroupSizeBytes(),
-            0,
-            properties.getColumnIndexTruncateLength(),
-            properties.getStatisticsTruncateLength(),
-            properties.getPageWriteChecksumEnabled());
-    fileWriter.start();
+    this.fileWriter = options.startFileWriter(file, schema, properties);
     startRowGroup();
   }
 

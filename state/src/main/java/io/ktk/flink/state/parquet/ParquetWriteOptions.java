@@ -2,7 +2,12 @@ package io.ktk.flink.state.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * How {@link ParquetRowsWriter} writes a file. The defaults are pyarrow's where they matter to
@@ -61,5 +66,37 @@ public record ParquetWriteOptions(
 
   public ParquetWriteOptions withDictionaryEncoding(boolean enabled) {
     return new ParquetWriteOptions(compression, zstdLevel, rowGroupSizeBytes, pageSizeBytes, enabled);
+  }
+
+  /** The column-level properties these options give: Parquet 1.0 pages, statistics on. */
+  public ParquetProperties properties() {
+    return ParquetProperties.builder()
+        .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+        .withPageSize(pageSizeBytes)
+        .withDictionaryPageSize(pageSizeBytes)
+        .withDictionaryEncoding(dictionaryEncoding)
+        .withStatisticsEnabled(true)
+        .build();
+  }
+
+  /**
+   * Opens and starts a file writer for {@code schema} with these options. The 8-argument
+   * constructor is the one that needs no Hadoop class (the 7-argument one of the same arity takes a
+   * Hadoop type and does not compile without Hadoop).
+   */
+  public ParquetFileWriter startFileWriter(OutputFile file, MessageType schema, ParquetProperties properties)
+      throws IOException {
+    ParquetFileWriter writer =
+        new ParquetFileWriter(
+            file,
+            schema,
+            ParquetFileWriter.Mode.CREATE,
+            rowGroupSizeBytes,
+            0,
+            properties.getColumnIndexTruncateLength(),
+            properties.getStatisticsTruncateLength(),
+            properties.getPageWriteChecksumEnabled());
+    writer.start();
+    return writer;
   }
 }
