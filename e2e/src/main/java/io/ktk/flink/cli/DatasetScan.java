@@ -1,5 +1,6 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
@@ -48,13 +49,13 @@ final class DatasetScan {
   private final ObjectStore store;
   private final DatasetSnapshot snapshot;
   private final List<Field> output;
-  private final List<Comparison> partitionConditions = new ArrayList<>();
-  private final List<Comparison> fileConditions = new ArrayList<>();
+  private final List<TypedCondition> partitionConditions = new ArrayList<>();
+  private final List<TypedCondition> fileConditions = new ArrayList<>();
   private final Map<String, Integer> partitionKeyPositions = new HashMap<>();
   private final List<String> fileColumns;
   private final List<Partition> partitions;
 
-  DatasetScan(ObjectStore store, DatasetSnapshot snapshot, List<Field> output, List<Comparison> conditions) {
+  DatasetScan(ObjectStore store, DatasetSnapshot snapshot, List<Field> output, List<TypedCondition> conditions) {
     this.store = store;
     this.snapshot = snapshot;
     this.output = List.copyOf(output);
@@ -62,7 +63,7 @@ final class DatasetScan {
     for (int i = 0; i < keys.size(); i++) {
       partitionKeyPositions.put(keys.get(i).getName(), i);
     }
-    for (Comparison condition : conditions) {
+    for (TypedCondition condition : conditions) {
       (partitionKeyPositions.containsKey(condition.columnName()) ? partitionConditions : fileConditions).add(condition);
     }
     Set<String> columns = new LinkedHashSet<>();
@@ -96,7 +97,7 @@ final class DatasetScan {
     List<Partition> planned = new ArrayList<>();
     for (Partition partition : inOrder(snapshot)) {
       boolean keep = true;
-      for (Comparison condition : partitionConditions) {
+      for (TypedCondition condition : partitionConditions) {
         keep &= condition.test(partition.values().get(partitionKeyPositions.get(condition.columnName())));
       }
       if (!keep) {
@@ -115,7 +116,7 @@ final class DatasetScan {
   /** The labels that the secondary indices admit for the conditions, or null when no index applies. */
   private Set<String> indexedLabels() {
     Set<String> admitted = null;
-    for (Comparison condition : fileConditions) {
+    for (TypedCondition condition : fileConditions) {
       List<Object> values = condition.admittedValues();
       if (values == null || !snapshot.indexColumns().contains(condition.columnName())) {
         continue;

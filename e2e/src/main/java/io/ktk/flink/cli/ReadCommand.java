@@ -1,5 +1,9 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.query.ConditionParser;
+import io.ktk.flink.source.query.InvalidQueryException;
+import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
@@ -29,8 +33,8 @@ import picocli.CommandLine.ParameterException;
     },
     footer = {
       "",
-      "--where takes comparisons joined by 'and': col == 1, col != 'x', col < 1.5, col <= 2, col > 0, "
-          + "col >= 0, col in (1, 2). Literals: numbers, nan, inf, true, false, 'text', x'0aff' (bytes), "
+      "--where takes conditions joined by 'and', in the language of ktk query: col == 1, col != 'x', "
+          + "col < 1.5, col <= 2, col > 0, col >= 0, col in (1, 2), intervals 0 <= col < 10. Literals: numbers, nan, inf, true, false, 'text', x'0aff' (bytes), "
           + "'2024-01-31', '2024-01-31 12:00:00' (timestamps with a zone need Z or an offset). A comparison "
           + "with a null value is unknown and drops the row. Conditions on partition columns skip whole "
           + "partitions, == and in on indexed columns skip files, before anything is read.",
@@ -76,7 +80,7 @@ final class ReadCommand extends StoreCommand {
     List<Field> output = columns == null
         ? CommonMetadataFile.layout(schema, snapshot.partitionKeys().stream().map(Field::getName).toList()).getFields()
         : select(schema, columns);
-    List<Comparison> conditions = where == null ? List.of() : WhereExpression.parse(where, schema, dataset);
+    List<TypedCondition> conditions = conditions(schema);
     DatasetScan scan = new DatasetScan(store, snapshot, output, conditions);
 
     PrintWriter out = out();
@@ -94,6 +98,20 @@ final class ReadCommand extends StoreCommand {
     }
     writer.flush();
     return Ktk.OK;
+  }
+
+  /** The {@code --where} conditions typed by the dataset's columns, as a cube query types them. */
+  private List<TypedCondition> conditions(Schema schema) {
+    String subject = "dataset '" + dataset + "'";
+    List<TypedCondition> typed = new ArrayList<>();
+    for (Condition condition : ConditionParser.parse(where)) {
+      Field column = schema.getFields().stream().filter(f -> f.getName().equals(condition.column())).findFirst()
+          .orElseThrow(() -> new InvalidQueryException("Cannot query " + subject + ": condition `" + condition
+              + "` is on column '" + condition.column() + "', which the dataset does not have (columns: "
+              + schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", ")) + ")"));
+      typed.add(TypedCondition.resolve(condition, column, subject));
+    }
+    return typed;
   }
 
   private List<Field> select(Schema schema, List<String> names) {

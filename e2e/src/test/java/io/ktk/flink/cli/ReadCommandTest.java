@@ -144,6 +144,8 @@ class ReadCommandTest {
     assertThat(columnC("d >= '2024-01-02'")).containsExactly("3", "5", "2"); // c=4 has d null
     assertThat(columnC("c in (1, 5) and s == ''")).containsExactly("5");
     assertThat(columnC("s < 'b' AND p != 2")).containsExactly("1");
+    assertThat(columnC("2 <= c < 5")).containsExactly("3", "4", "2");
+    assertThat(columnC("'2024-01-01' < d <= '2024-01-05' and c > 2")).containsExactly("3", "5");
   }
 
   private List<String> columnC(String where) {
@@ -161,17 +163,17 @@ class ReadCommandTest {
     }
 
     assertError(ktk("read", "--store", url, "--dataset", "events", "--where", "x == 1"),
-        "column 'x' is not in dataset 'events' (columns: p, c, s, v, d)");
+        "condition `x == 1` is on column 'x', which the dataset does not have (columns: p, c, s, v, d)");
     assertError(ktk("read", "--store", url, "--dataset", "events", "--where", "c == 'one'"),
-        "literal 'one' does not fit column 'c' of type int64; use a whole number");
+        "compares column 'c' of type int64 with 'one', which does not fit; use a whole number");
     assertError(ktk("read", "--store", url, "--dataset", "events", "--where", "d > 2024"),
-        "literal 2024 does not fit column 'd' of type date32[day]; use a date in quotes");
+        "compares column 'd' of type date32[day] with 2024");
     assertError(ktk("read", "--store", url, "--dataset", "events", "--where", "s != null"),
-        "column 's' is compared with null, which is unknown and never true");
+        "compares column 's' of type string with NULL, which is unknown and never true");
     assertError(ktk("read", "--store", url, "--dataset", "events", "--where", "c = 1"),
-        "unknown operator '='; use '==' for equality");
+        "unknown operator '=' at position 3; use '==' for equality");
     assertError(ktk("read", "--store", url, "--dataset", "events", "--where", "c == 1 or c == 2"),
-        "expected 'and' or the end at position 8, found 'or' ('or' is not supported yet)");
+        "expected 'and' or the end at position 8, found 'or' ('or' is not supported: conditions are joined by 'and')");
     assertError(ktk("read", "--store", url, "--dataset", "events", "--columns", "c,nope"),
         "Cannot read column 'nope' of dataset 'events': it has no such column");
   }
