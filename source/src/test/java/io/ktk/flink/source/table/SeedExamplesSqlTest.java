@@ -4,6 +4,7 @@ import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.source.testing.SqlTables;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;

@@ -1,4 +1,4 @@
-package io.ktk.flink.source.table;
+package io.ktk.flink.source.testing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,22 +14,22 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 /** A batch table environment on the test's mini cluster, and query results as lists. */
-final class SqlTables {
+public final class SqlTables {
   private SqlTables() {}
 
-  static MiniClusterExtension cluster() {
+  public static MiniClusterExtension cluster() {
     return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
         .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
   }
 
-  static TableEnvironment batch() {
+  public static TableEnvironment batch() {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(Map.of(
         "execution.runtime-mode", "BATCH", "parallelism.default", "2", "restart-strategy.type", "none")));
     return StreamTableEnvironment.create(env, EnvironmentSettings.inBatchMode());
   }
 
   /** The rows of {@code sql}, each as a list of its values (external types: Long, Double, String, ...). */
-  static List<List<Object>> rows(TableEnvironment tables, String sql) throws Exception {
+  public static List<List<Object>> rows(TableEnvironment tables, String sql) throws Exception {
     List<List<Object>> rows = new ArrayList<>();
     try (CloseableIterator<Row> result = tables.executeSql(sql).collect()) {
       while (result.hasNext()) {
