@@ -240,11 +240,6 @@ final class KartothekTableSource
     };
   }
 
-  /** The conditions pushed so far (for tests and plans). */
-  List<Condition> conditions() {
-    return List.copyOf(conditions);
-  }
-
   @Override
   public String toString() {
     return "KartothekTableSource{" + table.name() + ", cube=" + table.cube() + ", where=" + conditions + "}";
