@@ -1,0 +1,183 @@
+package io.ktk.flink.source.table;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.planner.ResolvedQuery;
+import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.InvalidQueryException;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.dataset.Partition;
+import io.ktk.flink.state.types.ArrowTypeNames;
+import io.ktk.flink.state.types.FlinkArrowTypes;
+import io.ktk.flink.state.types.UnsupportedTypeException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * A SQL table over a cube, checked against the cube's pinned versions when a query is planned:
+ * which columns the table declares (with their Arrow types in the cube), its dimensionality, the
+ * datasets it uses and the seed's partitions.
+ *
+ * <p>The table is the cube query without conditions over its columns: one row per seed cell at the
+ * table's dimensionality (the dimension columns it declares, or all of the cube's when it declares
+ * none), enrichments left-joined. Its declared types must be exactly the Flink types of the cube's
+ * (normalized) column types ({@link FlinkArrowTypes#toLogicalType}: int64 {@code BIGINT}, uint64
+ * {@code DECIMAL(20, 0)}, float64 {@code DOUBLE}, string {@code STRING}, binary {@code BYTES},
+ * timestamp[us] {@code TIMESTAMP(6)}, ...); nested columns and times finer than milliseconds are not
+ * offered yet. Only partition and dimension columns may be declared {@code NOT NULL} (they are never
+ * null; payload is null where an enrichment lacks the cell).
+ *
+ * @param name the table's name, for messages
+ * @param storeUrl the store
+ * @param storeOptions the store's options
+ * @param cube the cube's name
+ * @param versions the pinned version of every dataset of the cube, by id
+ * @param datasets the datasets the table uses (empty: all)
+ * @param columns the declared physical columns, in order, typed as the cube has them
+ * @param dimensionColumns the table's dimensionality, in cube order
+ * @param partitionColumns the cube's partition columns, typed
+ * @param partitions the seed's partition values at the pinned version, in path order
+ */
+record CubeTable(
+    String name,
+    String storeUrl,
+    Map<String, String> storeOptions,
+    String cube,
+    NavigableMap<String, Long> versions,
+    NavigableSet<String> datasets,
+    List<Field> columns,
+    List<String> dimensionColumns,
+    List<Field> partitionColumns,
+    List<List<Object>> partitions) {
+
+  CubeTable {
+    requireNonNull(name, "name is null");
+    requireNonNull(storeUrl, "storeUrl is null");
+    storeOptions = Map.copyOf(storeOptions);
+    requireNonNull(cube, "cube is null");
+    versions = new TreeMap<>(versions);
+    datasets = new TreeSet<>(datasets);
+    columns = List.copyOf(columns);
+    dimensionColumns = List.copyOf(dimensionColumns);
+    partitionColumns = List.copyOf(partitionColumns);
+    partitions = List.copyOf(partitions);
+  }
+
+  /**
+   * Checks the declared row type against the cube at {@code snapshot}.
+   *
+   * @param partitionKeys the table's {@code PARTITIONED BY} columns (empty or the cube's partition columns)
+   * @throws ValidationException naming the table, the cube and the column, when a column is unknown,
+   *     typed otherwise than the cube types it, or cannot be read by this source
+   */
+  static CubeTable check(String name, String storeUrl, Map<String, String> storeOptions, CubeSnapshot snapshot,
+      List<String> datasets, RowType declared, List<String> partitionKeys) {
+    String cube = snapshot.spec().name();
+    String subject = "Cannot create the source of table " + name + " (cube '" + cube + "'): ";
+    List<String> names = declared.getFieldNames();
+    List<String> dimensions = snapshot.spec().dimensionColumns().stream().filter(names::contains).toList();
+    if (dimensions.isEmpty()) {
+      dimensions = snapshot.spec().dimensionColumns();
+    }
+    ResolvedQuery resolved;
+    try {
+      resolved = snapshot.resolve(CubeQuery.builder().columns(names).dimensionColumns(dimensions)
+          .datasets(datasets).build());
+    } catch (InvalidQueryException e) {
+      throw new ValidationException(subject + e.getMessage(), e);
+    }
+    Set<String> keyColumns = new TreeSet<>(snapshot.spec().cellColumns());
+    List<Field> columns = resolved.output().getFields();
+    for (int i = 0; i < columns.size(); i++) {
+      Field column = columns.get(i);
+      LogicalType type = declared.getTypeAt(i);
+      String expected = readableType(subject, column);
+      if (!type.copy(true).asSummaryString().equals(expected)) {
+        throw new ValidationException(subject + "column '" + column.getName() + "' is declared " + type
+            + ", but the cube holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
+            + expected);
+      }
+      if (!type.isNullable() && !keyColumns.contains(column.getName())) {
+        throw new ValidationException(subject + "column '" + column.getName() + "' is declared NOT NULL, but it is"
+            + " a payload column, which is null where its dataset lacks a cell; only partition and dimension columns "
+            + snapshot.spec().cellColumns() + " may be NOT NULL");
+      }
+    }
+    if (!partitionKeys.isEmpty()) {
+      if (!partitionKeys.equals(snapshot.spec().partitionColumns())) {
+        throw new ValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the cube's"
+            + " partition columns " + snapshot.spec().partitionColumns() + "; name them all, in order, or leave out"
+            + " PARTITIONED BY");
+      }
+      for (Field column : resolved.partitionColumns()) {
+        if (!PartitionStrings.supports(column.getType())) {
+          throw new ValidationException(subject + "partition column '" + column.getName() + "' has type "
+              + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
+              + " PARTITIONED BY (filters on the column are still pushed down)");
+        }
+      }
+    }
+    String seed = snapshot.spec().seedDatasetId();
+    List<List<Object>> partitions = new ArrayList<>();
+    for (Partition partition : snapshot.datasets().get(seed).partitions()) {
+      partitions.add(partition.values());
+    }
+    return new CubeTable(name, storeUrl, storeOptions, cube, snapshot.versions(), new TreeSet<>(datasets), columns,
+        dimensions, resolved.partitionColumns(), partitions);
+  }
+
+  /** The Flink type (as its summary string, nullable) this source reads a cube column as. */
+  private static String readableType(String subject, Field column) {
+    ArrowType type = column.getType();
+    if (type instanceof ArrowType.Time time && (time.getUnit() == TimeUnit.MICROSECOND
+        || time.getUnit() == TimeUnit.NANOSECOND)) {
+      throw new ValidationException(subject + "column '" + column.getName() + "' has type "
+          + ArrowTypeNames.name(column) + ", which Flink's TIME cannot hold without losing precision; leave the"
+          + " column out of the table");
+    }
+    LogicalType logical;
+    try {
+      logical = FlinkArrowTypes.toLogicalType(column);
+    } catch (UnsupportedTypeException e) {
+      throw new ValidationException(subject + e.getMessage(), e);
+    }
+    LogicalTypeRoot root = logical.getTypeRoot();
+    if (root == LogicalTypeRoot.ARRAY || root == LogicalTypeRoot.ROW || root == LogicalTypeRoot.NULL) {
+      throw new ValidationException(subject + "column '" + column.getName() + "' has type "
+          + ArrowTypeNames.name(column) + ", which the SQL source does not read yet (primitive columns only); leave"
+          + " the column out of the table");
+    }
+    return logical.copy(true).asSummaryString();
+  }
+
+  /** The declared column called {@code name}, or null. */
+  Field column(String name) {
+    for (Field column : columns) {
+      if (column.getName().equals(name)) {
+        return column;
+      }
+    }
+    return null;
+  }
+
+  /** The declared columns by name. */
+  Map<String, Field> columnsByName() {
+    Map<String, Field> byName = new LinkedHashMap<>();
+    columns.forEach(column -> byName.put(column.getName(), column));
+    return byName;
+  }
+}

@@ -1,0 +1,247 @@
+package io.ktk.flink.source.table;
+
+import io.ktk.flink.source.KartothekSource;
+import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.query.CubeQuery;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsPartitionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.types.Row;
+
+/**
+ * The scan of a cube table ({@link CubeTable}): a {@link KartothekSource} at the versions pinned
+ * when the query was planned, running the cube query that the pushed-down parts of the SQL query
+ * form.
+ *
+ * <ul>
+ *   <li>Projection (top-level columns): the query's {@code columns}; the dimensionality stays the
+ *       table's, so leaving out a dimension column never merges rows.
+ *   <li>Filters: translated by {@link FilterTranslation}; those whose conditions give exactly SQL's
+ *       rows are accepted, the others (floats, and what conditions cannot say) stay with Flink,
+ *       pruning where a superset can be pushed.
+ *   <li>Partitions (tables declared {@code PARTITIONED BY} the cube's partition columns): Flink
+ *       prunes the seed's partitions itself; the kept ones become {@code in} conditions on the
+ *       partition columns, and where those admit more partitions (several partition columns) the
+ *       rows of the others are dropped after reading.
+ * </ul>
+ */
+final class KartothekTableSource
+    implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown, SupportsPartitionPushDown {
+  private final CubeTable table;
+  private final DataType physicalType;
+  private int[] projection;
+  private DataType producedType;
+  private List<Condition> conditions = new ArrayList<>();
+  private Set<List<Object>> partitions;
+
+  KartothekTableSource(CubeTable table, DataType physicalType) {
+    this.table = table;
+    this.physicalType = physicalType;
+    this.projection = null;
+    this.producedType = physicalType;
+  }
+
+  private KartothekTableSource(KartothekTableSource other) {
+    this(other.table, other.physicalType);
+    this.projection = other.projection == null ? null : other.projection.clone();
+    this.producedType = other.producedType;
+    this.conditions = new ArrayList<>(other.conditions);
+    this.partitions = other.partitions == null ? null : new HashSet<>(other.partitions);
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode() {
+    return ChangelogMode.insertOnly();
+  }
+
+  @Override
+  public DynamicTableSource copy() {
+    return new KartothekTableSource(this);
+  }
+
+  @Override
+  public String asSummaryString() {
+    return "Kartothek";
+  }
+
+  @Override
+  public boolean supportsNestedProjection() {
+    return false;
+  }
+
+  @Override
+  public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+    int[] selected = new int[projectedFields.length];
+    for (int i = 0; i < projectedFields.length; i++) {
+      selected[i] = projection == null ? projectedFields[i][0] : projection[projectedFields[i][0]];
+    }
+    this.projection = selected;
+    this.producedType = producedDataType;
+  }
+
+  @Override
+  public Result applyFilters(List<ResolvedExpression> filters) {
+    FilterTranslation translation = new FilterTranslation(table.columnsByName());
+    List<ResolvedExpression> accepted = new ArrayList<>();
+    List<ResolvedExpression> remaining = new ArrayList<>();
+    for (ResolvedExpression filter : filters) {
+      FilterTranslation.Translated translated = translation.translate(filter);
+      if (translated != null) {
+        conditions.addAll(translated.conditions());
+      }
+      (translated != null && translated.exact() ? accepted : remaining).add(filter);
+    }
+    return Result.of(accepted, remaining);
+  }
+
+  @Override
+  public Optional<List<Map<String, String>>> listPartitions() {
+    return Optional.of(new ArrayList<>(partitionsByStrings().keySet()));
+  }
+
+  @Override
+  public void applyPartitions(List<Map<String, String>> remainingPartitions) {
+    Map<Map<String, String>, List<Object>> byStrings = partitionsByStrings();
+    Set<List<Object>> kept = new HashSet<>();
+    for (Map<String, String> partition : remainingPartitions) {
+      List<Object> values = byStrings.get(partition);
+      if (values == null) {
+        throw new IllegalStateException("Cannot apply partition " + partition + " to table " + table.name()
+            + ": it is not one of the partitions listed");
+      }
+      kept.add(values);
+    }
+    this.partitions = kept;
+  }
+
+  private Map<Map<String, String>, List<Object>> partitionsByStrings() {
+    Map<Map<String, String>, List<Object>> byStrings = new LinkedHashMap<>();
+    List<Field> columns = table.partitionColumns();
+    for (List<Object> values : table.partitions()) {
+      Map<String, String> strings = new LinkedHashMap<>();
+      for (int i = 0; i < columns.size(); i++) {
+        strings.put(columns.get(i).getName(), PartitionStrings.render(columns.get(i).getType(), values.get(i)));
+      }
+      byStrings.put(strings, values);
+    }
+    return byStrings;
+  }
+
+  @Override
+  public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+    List<Field> output = new ArrayList<>();
+    if (projection == null) {
+      output.addAll(table.columns());
+    } else {
+      Arrays.stream(projection).forEach(i -> output.add(table.columns().get(i)));
+    }
+    List<LogicalType> types = producedType.getLogicalType().getChildren();
+    TypeInformation<RowData> typeInfo = context.createTypeInformation(producedType);
+
+    List<Condition> where = new ArrayList<>(conditions);
+    boolean filterPartitions = false;
+    if (partitions != null) {
+      if (partitions.isEmpty()) {
+        return provider((env, uid) -> env.fromData(List.<RowData>of(), typeInfo));
+      }
+      List<Field> partitionColumns = table.partitionColumns();
+      List<Set<Object>> admitted = new ArrayList<>();
+      for (int i = 0; i < partitionColumns.size(); i++) {
+        Set<Object> values = new LinkedHashSet<>();
+        for (List<Object> partition : partitions) {
+          values.add(partition.get(i));
+        }
+        admitted.add(values);
+        where.add(Condition.in(partitionColumns.get(i).getName(), new ArrayList<>(values)));
+      }
+      long admittedPartitions = table.partitions().stream().filter(values -> {
+        for (int i = 0; i < values.size(); i++) {
+          if (!admitted.get(i).contains(values.get(i))) {
+            return false;
+          }
+        }
+        return true;
+      }).count();
+      filterPartitions = admittedPartitions > partitions.size();
+    }
+
+    Set<String> queryColumns = new LinkedHashSet<>();
+    output.forEach(column -> queryColumns.add(column.getName()));
+    if (filterPartitions) {
+      table.partitionColumns().forEach(column -> queryColumns.add(column.getName()));
+    }
+    if (queryColumns.isEmpty()) { // e.g. COUNT(*): any column gives the rows
+      queryColumns.add(table.columns().get(0).getName());
+    }
+    List<String> names = new ArrayList<>(queryColumns);
+    CubeQuery query = CubeQuery.builder().columns(names).dimensionColumns(table.dimensionColumns())
+        .datasets(table.datasets()).where(where).build();
+    KartothekSource source = KartothekSource.builder(table.storeUrl(), table.cube())
+        .storeOptions(table.storeOptions()).versions(table.versions()).query(query).build();
+
+    int[] positions = output.stream().mapToInt(column -> names.indexOf(column.getName())).toArray();
+    boolean[] unsigned = new boolean[output.size()];
+    for (int i = 0; i < unsigned.length; i++) {
+      unsigned[i] = output.get(i).getType() instanceof ArrowType.Int integer && !integer.getIsSigned();
+    }
+    int[] partitionPositions = filterPartitions
+        ? table.partitionColumns().stream().mapToInt(column -> names.indexOf(column.getName())).toArray() : new int[0];
+    RowDataConversion conversion = new RowDataConversion(positions, types, unsigned, partitionPositions,
+        filterPartitions ? new HashSet<>(partitions) : null);
+    String name = "Kartothek[" + table.cube() + "]";
+    return provider((env, uid) -> {
+      SingleOutputStreamOperator<Row> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), name);
+      uid.ifPresent(rows::uid);
+      return rows.flatMap(conversion, typeInfo).name(name + " to RowData");
+    });
+  }
+
+  /** How the scan's stream is made. */
+  private interface StreamFactory {
+    DataStream<RowData> create(StreamExecutionEnvironment env, Optional<String> uid);
+  }
+
+  private static DataStreamScanProvider provider(StreamFactory factory) {
+    return new DataStreamScanProvider() {
+      @Override
+      public DataStream<RowData> produceDataStream(ProviderContext context, StreamExecutionEnvironment env) {
+        return factory.create(env, context.generateUid("kartothek-source"));
+      }
+
+      @Override
+      public boolean isBounded() {
+        return true;
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "KartothekTableSource{" + table.name() + ", cube=" + table.cube() + ", where=" + conditions + "}";
+  }
+}
