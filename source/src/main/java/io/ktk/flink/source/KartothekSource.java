@@ -35,8 +35,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
 
 /**
- * A bounded Flink source (FLIP-27) of a Kartothek cube query: the rows that {@link
- * io.ktk.flink.source.reader.CubeReader} returns in-process, as {@link Row}s.
+ * A Flink source (FLIP-27) of a Kartothek cube query: the rows that {@link
+ * io.ktk.flink.source.reader.CubeReader} returns in-process, as {@link Row}s; bounded by default,
+ * or continuous.
  *
  * <pre>{@code
  * KartothekSource source = KartothekSource.builder("s3://bucket/cubes", "sales")
@@ -49,11 +50,20 @@ import org.apache.flink.types.Row;
  * <p>Lifecycle: {@link Builder#build()} pins the latest version of every dataset of the cube (or
  * the versions given) and checks the query there, on the client, so a bad query fails before the
  * job starts and before any data file is read. The enumerator plans the query at the pinned
- * versions; each query group is one split, handed to readers on request in output order. A reader
- * joins a split's partitions one at a time and emits its rows sorted; it checkpoints how many rows
- * of each unfinished split it emitted, and skips them after a restore. With parallelism 1 the rows
- * arrive in the query's order; with more readers each split's rows stay in order, but splits
- * interleave.
+ * versions; each query group is a split, or several splits of consecutive partitions when it has
+ * more than {@link KartothekSourceOptions#SPLIT_MAX_PARTITIONS} of them, handed to readers on
+ * request in output order. A reader joins a split's partitions one at a time and emits its rows
+ * sorted, leaving out row groups that statistics prune (metric {@value
+ * io.ktk.flink.source.reader.CubeSourceReader#PRUNED_ROW_GROUPS}); it checkpoints how many rows of
+ * each unfinished split it emitted, and skips them after a restore.
+ *
+ * <p>Order: with parallelism 1 the rows arrive in the query's order (splits in order, each split's
+ * rows in order). With more readers each split's rows stay in order, but splits interleave.
+ *
+ * <p>Continuous ({@link Builder#continuous}): after the pinned versions, the enumerator looks for
+ * later versions every {@link KartothekSourceOptions#DISCOVERY_INTERVAL} and serves, once, the
+ * rows of the seed files that later commits added, joined with the other datasets' versions of the
+ * moment it found them (append-only; see {@code docs/cube-query.md}).
  */
 public final class KartothekSource
     implements Source<Row, CubeSplit, CubeEnumeratorState>, ResultTypeQueryable<Row> {
