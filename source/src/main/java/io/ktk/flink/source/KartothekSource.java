@@ -6,17 +6,17 @@ import io.ktk.flink.source.enumerator.CubeEnumeratorState;
 import io.ktk.flink.source.enumerator.CubeEnumeratorStateSerializer;
 import io.ktk.flink.source.enumerator.CubeSplitEnumerator;
 import io.ktk.flink.source.planner.CubeSnapshot;
-import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.reader.CubeSourceReader;
 import io.ktk.flink.source.reader.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplitSerializer;
+import io.ktk.flink.source.split.CubeSplits;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -35,8 +35,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
 
 /**
- * A bounded Flink source (FLIP-27) of a Kartothek cube query: the rows that {@link
- * io.ktk.flink.source.reader.CubeReader} returns in-process, as {@link Row}s.
+ * A Flink source (FLIP-27) of a Kartothek cube query: the rows that {@link
+ * io.ktk.flink.source.reader.CubeReader} returns in-process, as {@link Row}s; bounded by default,
+ * or continuous.
  *
  * <pre>{@code
  * KartothekSource source = KartothekSource.builder("s3://bucket/cubes", "sales")
@@ -49,11 +50,20 @@ import org.apache.flink.types.Row;
  * <p>Lifecycle: {@link Builder#build()} pins the latest version of every dataset of the cube (or
  * the versions given) and checks the query there, on the client, so a bad query fails before the
  * job starts and before any data file is read. The enumerator plans the query at the pinned
- * versions; each query group is one split, handed to readers on request in output order. A reader
- * joins a split's partitions one at a time and emits its rows sorted; it checkpoints how many rows
- * of each unfinished split it emitted, and skips them after a restore. With parallelism 1 the rows
- * arrive in the query's order; with more readers each split's rows stay in order, but splits
- * interleave.
+ * versions; each query group is a split, or several splits of consecutive partitions when it has
+ * more than {@link KartothekSourceOptions#SPLIT_MAX_PARTITIONS} of them, handed to readers on
+ * request in output order. A reader joins a split's partitions one at a time and emits its rows
+ * sorted, leaving out row groups that statistics prune (metric {@value
+ * io.ktk.flink.source.reader.CubeSourceReader#PRUNED_ROW_GROUPS}); it checkpoints how many rows of
+ * each unfinished split it emitted, and skips them after a restore.
+ *
+ * <p>Order: with parallelism 1 the rows arrive in the query's order (splits in order, each split's
+ * rows in order). With more readers each split's rows stay in order, but splits interleave.
+ *
+ * <p>Continuous ({@link Builder#continuous}): after the pinned versions, the enumerator looks for
+ * later versions every {@link KartothekSourceOptions#DISCOVERY_INTERVAL} and serves, once, the
+ * rows of the seed files that later commits added, joined with the other datasets' versions of the
+ * moment it found them (append-only; see {@code docs/cube-query.md}).
  */
 public final class KartothekSource
     implements Source<Row, CubeSplit, CubeEnumeratorState>, ResultTypeQueryable<Row> {
@@ -61,12 +71,21 @@ public final class KartothekSource
 
   private final QuerySettings settings;
   private final TreeMap<String, Long> versions;
+  private final String seedDatasetId;
   private final RowTypeInfo type;
+  private final boolean continuous;
+  private final Duration discoveryInterval;
+  private final int maxPartitionsPerSplit;
 
-  private KartothekSource(QuerySettings settings, Map<String, Long> versions, RowTypeInfo type) {
+  private KartothekSource(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, RowTypeInfo type,
+      boolean continuous, Duration discoveryInterval, int maxPartitionsPerSplit) {
     this.settings = settings;
     this.versions = new TreeMap<>(versions);
+    this.seedDatasetId = seedDatasetId;
     this.type = type;
+    this.continuous = continuous;
+    this.discoveryInterval = discoveryInterval;
+    this.maxPartitionsPerSplit = maxPartitionsPerSplit;
   }
 
   /** A source of cube {@code cube} in the store at {@code storeUrl} ({@code file:///dir}, {@code s3://bucket/prefix}). */
@@ -79,21 +98,35 @@ public final class KartothekSource
     return new TreeMap<>(versions);
   }
 
+  /** Whether the source serves later commits too. */
+  public boolean isContinuous() {
+    return continuous;
+  }
+
   @Override
   public Boundedness getBoundedness() {
-    return Boundedness.BOUNDED;
+    return continuous ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
   }
 
   @Override
   public SplitEnumerator<CubeSplit, CubeEnumeratorState> createEnumerator(SplitEnumeratorContext<CubeSplit> context)
       throws IOException {
-    return new CubeSplitEnumerator(context, splits());
+    long seedVersion = continuous ? versions.get(seedDatasetId) : -1;
+    return new CubeSplitEnumerator(context, new CubeEnumeratorState(splits(), seedVersion, 0), discovery());
   }
 
   @Override
   public SplitEnumerator<CubeSplit, CubeEnumeratorState> restoreEnumerator(SplitEnumeratorContext<CubeSplit> context,
       CubeEnumeratorState state) {
-    return new CubeSplitEnumerator(context, state.unassigned());
+    if (continuous && state.servedSeedVersion() < 0) {
+      throw new IllegalStateException("Cannot restore a continuous cube source from the state of a bounded one"
+          + " (it does not say which seed version was served)");
+    }
+    return new CubeSplitEnumerator(context, state, discovery());
+  }
+
+  private CubeSplitEnumerator.Discovery discovery() {
+    return continuous ? new CubeSplitEnumerator.Discovery(settings, discoveryInterval, maxPartitionsPerSplit) : null;
   }
 
   @Override
@@ -116,22 +149,21 @@ public final class KartothekSource
     return type;
   }
 
-  /** The splits of the query at the pinned versions: one per query group, in output order. */
+  /**
+   * The splits of the query at the pinned versions, in output order: one per query group, or
+   * several for a group of many partitions ({@link CubeSplits}).
+   */
   List<CubeSplit> splits() throws IOException {
     try (ObjectStore store = settings.openStore()) {
       QueryPlan plan = CubeSnapshot.at(store, settings.cube(), versions).plan(settings.query());
-      List<CubeSplit> splits = new ArrayList<>();
-      List<QueryGroup> groups = plan.groups();
-      for (int i = 0; i < groups.size(); i++) {
-        splits.add(new CubeSplit(String.format("group-%05d", i), versions, groups.get(i), 0));
-      }
-      return splits;
+      return CubeSplits.of(plan, "", maxPartitionsPerSplit);
     }
   }
 
   @Override
   public String toString() {
-    return "KartothekSource{" + settings + ", versions=" + versions + "}";
+    return "KartothekSource{" + settings + ", versions=" + versions + (continuous ? ", continuous every "
+        + discoveryInterval : "") + "}";
   }
 
   /** Builds a {@link KartothekSource}; the query defaults to all rows and columns. */
@@ -141,6 +173,9 @@ public final class KartothekSource
     private Map<String, String> storeOptions = Map.of();
     private CubeQuery query = CubeQuery.all();
     private Map<String, Long> versions;
+    private boolean continuous = KartothekSourceOptions.CONTINUOUS.defaultValue();
+    private Duration discoveryInterval = KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue();
+    private int maxPartitionsPerSplit = KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue();
 
     private Builder(String storeUrl, String cube) {
       this.storeUrl = requireNonNull(storeUrl, "storeUrl is null");
@@ -164,6 +199,33 @@ public final class KartothekSource
       return this;
     }
 
+    /** See {@link KartothekSourceOptions#CONTINUOUS}. */
+    public Builder continuous(boolean continuous) {
+      this.continuous = continuous;
+      return this;
+    }
+
+    /** See {@link KartothekSourceOptions#DISCOVERY_INTERVAL}. */
+    public Builder discoveryInterval(Duration interval) {
+      requireNonNull(interval, "interval is null");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("Cannot poll cube '" + cube + "' every " + interval
+            + ": the discovery interval must be positive");
+      }
+      this.discoveryInterval = interval;
+      return this;
+    }
+
+    /** See {@link KartothekSourceOptions#SPLIT_MAX_PARTITIONS}. */
+    public Builder maxPartitionsPerSplit(int partitions) {
+      if (partitions < 1) {
+        throw new IllegalArgumentException("Cannot cut splits of cube '" + cube + "' to " + partitions
+            + " partitions: at least 1 is needed");
+      }
+      this.maxPartitionsPerSplit = partitions;
+      return this;
+    }
+
     /**
      * Pins the versions and checks the query against them.
      *
@@ -175,7 +237,8 @@ public final class KartothekSource
       try (ObjectStore store = settings.openStore()) {
         CubeSnapshot snapshot = versions == null ? CubeSnapshot.latest(store, cube) : CubeSnapshot.at(store, cube, versions);
         RowTypeInfo type = RowTypes.of(snapshot.resolve(query).output());
-        return new KartothekSource(settings, snapshot.versions(), type);
+        return new KartothekSource(settings, snapshot.versions(), snapshot.spec().seedDatasetId(), type, continuous,
+            discoveryInterval, maxPartitionsPerSplit);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read cube '" + cube + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

@@ -118,6 +118,33 @@ class KartothekSourceTest {
   }
 
   @Test
+  void groupsCutIntoSplitsOfOnePartitionKeepTheOrderWithOneReader() throws Exception {
+    CubeQuery query = CubeQuery.builder().partitionBy("shop").columns("shop", "day", "item", "stock").build();
+    KartothekSource source = KartothekSource.builder(dir.toUri().toString(), "shops").query(query)
+        .maxPartitionsPerSplit(1).build();
+
+    assertThat(source.splits()).hasSize(18); // 3 shops, 6 days each
+    assertThat(viaFlink(source, 1)).isEqualTo(inProcess(query));
+    assertThat(viaFlink(source, 3)).containsExactlyInAnyOrderElementsOf(inProcess(query));
+  }
+
+  @Test
+  void optionsHaveTheirDocumentedDefaults() {
+    assertThat(KartothekSourceOptions.CONTINUOUS.key()).isEqualTo("continuous");
+    assertThat(KartothekSourceOptions.CONTINUOUS.defaultValue()).isFalse();
+    assertThat(KartothekSourceOptions.DISCOVERY_INTERVAL.key()).isEqualTo("discovery-interval");
+    assertThat(KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue()).isEqualTo(java.time.Duration.ofSeconds(10));
+    assertThat(KartothekSourceOptions.SPLIT_MAX_PARTITIONS.key()).isEqualTo("split.max-partitions");
+    assertThat(KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue()).isEqualTo(16);
+    KartothekSource source = KartothekSource.builder(dir.toUri().toString(), "shops").build();
+    assertThat(source.getBoundedness()).isEqualTo(org.apache.flink.api.connector.source.Boundedness.BOUNDED);
+    assertThatThrownBy(() -> KartothekSource.builder(dir.toUri().toString(), "shops")
+        .discoveryInterval(java.time.Duration.ZERO)).hasMessageContaining("must be positive");
+    assertThatThrownBy(() -> KartothekSource.builder(dir.toUri().toString(), "shops").maxPartitionsPerSplit(0))
+        .hasMessageContaining("at least 1");
+  }
+
+  @Test
   void withSeveralReadersEveryRowArrivesOnce() throws Exception {
     CubeQuery query = CubeQuery.builder().partitionBy("shop").columns("shop", "day", "item", "tag").build();
     KartothekSource source = KartothekSource.builder(dir.toUri().toString(), "shops").query(query).build();

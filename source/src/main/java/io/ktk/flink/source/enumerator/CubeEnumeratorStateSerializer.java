@@ -12,12 +12,19 @@ import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Serializes {@link CubeEnumeratorState}. Version 1: {@code int splitVersion, int n, (int length,
- * split bytes){n}}, each split as {@link CubeSplitSerializer} of {@code splitVersion} writes it, so
- * that the split format can evolve on its own.
+ * Serializes {@link CubeEnumeratorState}, big-endian; each split as {@link CubeSplitSerializer} of
+ * {@code splitVersion} writes it, so that the split format can evolve on its own.
+ *
+ * <pre>
+ * version 2: int splitVersion, int n, (int length, split bytes){n}, long servedSeedVersion, long discoveries
+ * version 1: int splitVersion, int n, (int length, split bytes){n}          (bounded sources only)
+ * </pre>
+ *
+ * <p>Version 1 still restores (as a bounded state: served seed version -1, no discoveries); its
+ * bytes are kept under {@code src/test/resources/serializer/}.
  */
 public final class CubeEnumeratorStateSerializer implements SimpleVersionedSerializer<CubeEnumeratorState> {
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
   public static final CubeEnumeratorStateSerializer INSTANCE = new CubeEnumeratorStateSerializer();
 
   @Override
@@ -36,15 +43,17 @@ public final class CubeEnumeratorStateSerializer implements SimpleVersionedSeria
         out.writeInt(serialized.length);
         out.write(serialized);
       }
+      out.writeLong(state.servedSeedVersion());
+      out.writeLong(state.discoveries());
     }
     return bytes.toByteArray();
   }
 
   @Override
   public CubeEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
+    if (version != 1 && version != 2) {
       throw new IOException("Unrecognized version or corrupt state: cube enumerator state version " + version
-          + " (supported: " + VERSION + ")");
+          + " (supported: 1, " + VERSION + ")");
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
       int splitVersion = in.readInt();
@@ -62,11 +71,20 @@ public final class CubeEnumeratorStateSerializer implements SimpleVersionedSeria
         in.readFully(split);
         splits.add(CubeSplitSerializer.INSTANCE.deserialize(splitVersion, split));
       }
+      long servedSeedVersion = -1;
+      long discoveries = 0;
+      if (version >= 2) {
+        servedSeedVersion = in.readLong();
+        discoveries = in.readLong();
+        if (discoveries < 0) {
+          throw new IOException("Unrecognized version or corrupt state: negative discovery count " + discoveries);
+        }
+      }
       if (in.available() > 0) {
         throw new IOException("Unrecognized version or corrupt state: " + in.available()
             + " bytes after the cube enumerator state");
       }
-      return new CubeEnumeratorState(splits);
+      return new CubeEnumeratorState(splits, servedSeedVersion, discoveries);
     }
   }
 }

@@ -1,34 +1,90 @@
 package io.ktk.flink.source.enumerator;
 
+import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.planner.QueryPlan;
+import io.ktk.flink.source.reader.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.source.split.CubeSplits;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands out the splits of a bounded cube query, one per request, in output order (readers ask for
- * the next split when they finish one, so faster readers take more). A reader that asks when
- * nothing is left is told there are no more splits; splits a failed reader held come back and are
- * handed out first.
+ * Hands out the splits of a cube query, one per request, in output order (readers ask for the
+ * next split when they finish one, so faster readers take more). Splits a failed reader held come
+ * back and are handed out first.
+ *
+ * <p>Bounded: the splits of the pinned versions; a reader that asks when nothing is left is told
+ * there are no more splits.
+ *
+ * <p>Continuous ({@link Discovery}): after the splits of the pinned versions, every discovery
+ * interval the enumerator reads the latest versions of the cube's datasets ({@link
+ * CubeSnapshot#latest}); when the seed has a version above the one served, it plans the query
+ * there, keeps the seed files added after the served version ({@link
+ * QueryPlan#seedFilesAddedAfter}), appends their splits and serves them to readers that wait.
+ * The served seed version and the unassigned splits are checkpointed together, so after a restore
+ * a discovery neither repeats nor skips a commit: splits made after the checkpoint are made again.
+ * A store failure during a discovery is logged and retried at the next interval; any other failure
+ * (e.g. the query no longer fits the cube) fails the job.
  */
 public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, CubeEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(CubeSplitEnumerator.class);
 
+  /**
+   * How a continuous source discovers later commits.
+   *
+   * @param settings the store, cube and query
+   * @param interval time between discoveries
+   * @param maxPartitionsPerSplit see {@link CubeSplits}
+   */
+  public record Discovery(QuerySettings settings, Duration interval, int maxPartitionsPerSplit) {}
+
+  /** What one discovery found: the plan at the latest versions, and its seed version. */
+  private record Found(QueryPlan plan, long seedVersion) {}
+
   private final SplitEnumeratorContext<CubeSplit> context;
   private final Deque<CubeSplit> unassigned;
+  private final Discovery discovery;
+  private final Set<Integer> waiting = new LinkedHashSet<>();
+  private volatile long servedSeedVersion;
+  private long discoveries;
 
-  public CubeSplitEnumerator(SplitEnumeratorContext<CubeSplit> context, List<CubeSplit> splits) {
+  /**
+   * @param state the splits to serve and how far the seed is served
+   * @param discovery null for a bounded source
+   */
+  public CubeSplitEnumerator(SplitEnumeratorContext<CubeSplit> context, CubeEnumeratorState state,
+      Discovery discovery) {
     this.context = context;
-    this.unassigned = new ArrayDeque<>(splits);
+    this.unassigned = new ArrayDeque<>(state.unassigned());
+    this.discovery = discovery;
+    this.servedSeedVersion = state.servedSeedVersion();
+    this.discoveries = state.discoveries();
+    if (discovery != null && servedSeedVersion < 0) {
+      throw new IllegalArgumentException("a continuous source needs the served seed version, not " + servedSeedVersion);
+    }
   }
 
   @Override
   public void start() {
-    LOG.info("Cube query: {} splits to read", unassigned.size());
+    LOG.info("Cube query: {} splits to read{}", unassigned.size(),
+        discovery == null ? "" : ", then later commits after seed version " + servedSeedVersion);
+    if (discovery != null) {
+      long millis = discovery.interval().toMillis();
+      context.callAsync(this::discover, this::discovered, millis, millis);
+    }
   }
 
   @Override
@@ -37,10 +93,12 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
       return; // the reader failed since it asked
     }
     CubeSplit next = unassigned.poll();
-    if (next == null) {
+    if (next != null) {
+      context.assignSplit(next, subtaskId);
+    } else if (discovery == null) {
       context.signalNoMoreSplits(subtaskId);
     } else {
-      context.assignSplit(next, subtaskId);
+      waiting.add(subtaskId);
     }
   }
 
@@ -49,6 +107,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
     for (int i = splits.size() - 1; i >= 0; i--) {
       unassigned.addFirst(splits.get(i));
     }
+    waiting.remove(subtaskId);
   }
 
   @Override
@@ -58,9 +117,52 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
 
   @Override
   public CubeEnumeratorState snapshotState(long checkpointId) {
-    return new CubeEnumeratorState(List.copyOf(unassigned));
+    return new CubeEnumeratorState(List.copyOf(unassigned), servedSeedVersion, discoveries);
   }
 
   @Override
   public void close() {}
+
+  /** On a worker thread: the plan at the latest versions (reads the store, not this object's state). */
+  private Found discover() throws IOException {
+    try (ObjectStore store = discovery.settings().openStore()) {
+      CubeSnapshot snapshot = CubeSnapshot.latest(store, discovery.settings().cube());
+      long seedVersion = snapshot.versions().get(snapshot.spec().seedDatasetId());
+      if (seedVersion <= servedSeedVersion) {
+        return new Found(null, seedVersion);
+      }
+      return new Found(snapshot.plan(discovery.settings().query()), seedVersion);
+    }
+  }
+
+  /** On the coordinator thread: turns what a discovery found into splits. */
+  private void discovered(Found found, Throwable error) {
+    if (error != null) {
+      if (error instanceof IOException || error instanceof UncheckedIOException) {
+        LOG.warn("Cannot discover later versions of cube '{}', retrying in {}: {}", discovery.settings().cube(),
+            discovery.interval(), error.toString());
+        return;
+      }
+      throw new FlinkRuntimeException("Cannot discover later versions of cube '" + discovery.settings().cube()
+          + "': " + error.getMessage(), error);
+    }
+    if (found.plan() == null || found.seedVersion() <= servedSeedVersion) {
+      return;
+    }
+    QueryPlan added = found.plan().seedFilesAddedAfter(servedSeedVersion);
+    discoveries++;
+    List<CubeSplit> splits = CubeSplits.of(added, String.format("d%05d-", discoveries),
+        discovery.maxPartitionsPerSplit());
+    LOG.info("Cube query: seed versions {} to {} add {} splits", servedSeedVersion + 1, found.seedVersion(),
+        splits.size());
+    unassigned.addAll(splits);
+    servedSeedVersion = found.seedVersion();
+    for (Iterator<Integer> it = waiting.iterator(); it.hasNext() && !unassigned.isEmpty(); ) {
+      int reader = it.next();
+      it.remove();
+      if (context.registeredReaders().containsKey(reader)) {
+        context.assignSplit(unassigned.poll(), reader);
+      }
+    }
+  }
 }

@@ -2,7 +2,9 @@ package io.ktk.flink.source.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,6 +22,35 @@ public record QueryPlan(ResolvedQuery query, Map<String, Long> versions, List<Qu
     requireNonNull(query, "query is null");
     versions = Collections.unmodifiableMap(new TreeMap<>(versions));
     groups = List.copyOf(groups);
+  }
+
+  /**
+   * The plan restricted to the seed files added after seed version {@code version} (by {@link
+   * PlannedFile#addedIn()}): partitions keep their other datasets' files, and partitions and groups
+   * left without seed files are dropped. Since files are ordered by the version that added them, a
+   * cell held by such a file has its last-written seed row there, so the restricted plan returns
+   * exactly the cells those files wrote (with the other datasets as planned). What continuous
+   * reading serves of a later commit.
+   */
+  public QueryPlan seedFilesAddedAfter(long version) {
+    String seed = query.seed().datasetId();
+    List<QueryGroup> kept = new ArrayList<>();
+    for (QueryGroup group : groups) {
+      List<GroupPartition> partitions = new ArrayList<>();
+      for (GroupPartition partition : group.partitions()) {
+        List<PlannedFile> added = partition.filesOf(seed).stream().filter(f -> f.addedIn() > version).toList();
+        if (added.isEmpty()) {
+          continue;
+        }
+        Map<String, List<PlannedFile>> files = new LinkedHashMap<>(partition.files());
+        files.put(seed, added);
+        partitions.add(new GroupPartition(partition.path(), partition.partitionValues(), files));
+      }
+      if (!partitions.isEmpty()) {
+        kept.add(new QueryGroup(group.key(), partitions));
+      }
+    }
+    return new QueryPlan(query, versions, kept);
   }
 
   public int fileCount() {

@@ -142,6 +142,31 @@ public final class TypedCondition {
     };
   }
 
+  /** The operator; null for an interval ({@code lower <(=) x <(=) upper}). */
+  public Operator operator() {
+    return operator;
+  }
+
+  /** The typed literals: one for a comparison, the set for {@code in}, lower and upper for an interval. */
+  public List<Object> literals() {
+    return values;
+  }
+
+  /** For an interval: whether the lower bound is admitted. */
+  public boolean lowerInclusive() {
+    return lowerInclusive;
+  }
+
+  /** For an interval: whether the upper bound is admitted. */
+  public boolean upperInclusive() {
+    return upperInclusive;
+  }
+
+  /** Compares two non-null values of the column's type in the order the condition tests them by. */
+  public int compare(Object a, Object b) {
+    return order.compare(a, b);
+  }
+
   /** The values the condition admits when they are a finite set ({@code ==}, {@code in}), else null. */
   public List<Object> admittedValues() {
     return operator == Operator.EQ || operator == Operator.IN ? values : null;

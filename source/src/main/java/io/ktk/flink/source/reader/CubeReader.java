@@ -30,11 +30,26 @@ public final class CubeReader {
   private final ObjectStore store;
   private final QueryPlan plan;
   private final PartitionJoin join;
+  private final RowGroupCounters counters = new RowGroupCounters();
 
+  /** A reader that prunes row groups by their statistics. */
   public CubeReader(ObjectStore store, QueryPlan plan) {
+    this(store, plan, true);
+  }
+
+  /**
+   * @param pruneRowGroups whether row groups whose footer statistics prove that none of their rows
+   *     qualifies are left out ({@link RowGroupPruning}); the result is the same either way
+   */
+  public CubeReader(ObjectStore store, QueryPlan plan, boolean pruneRowGroups) {
     this.store = requireNonNull(store, "store is null");
     this.plan = requireNonNull(plan, "plan is null");
-    this.join = new PartitionJoin(plan.query());
+    this.join = new PartitionJoin(plan.query(), pruneRowGroups, counters);
+  }
+
+  /** The row groups read and pruned so far. */
+  public RowGroupCounters rowGroups() {
+    return counters;
   }
 
   /** The result's columns, in order; all nullable. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.types.Row;
 
 /**
@@ -18,7 +19,14 @@ public final class CubeSourceReader
     extends SingleThreadMultiplexSourceReaderBase<List<Object>, Row, CubeSplit, CubeSplitState> {
 
   public CubeSourceReader(QuerySettings settings, Configuration config, SourceReaderContext context) {
-    super(() -> new CubeSplitReader(settings), CubeSourceReader::emit, config, context);
+    super(() -> new CubeSplitReader(settings, prunedRowGroups(context)), CubeSourceReader::emit, config, context);
+  }
+
+  /** The metric {@value #PRUNED_ROW_GROUPS}: row groups that footer statistics let the reader leave out. */
+  public static final String PRUNED_ROW_GROUPS = "prunedRowGroups";
+
+  private static Counter prunedRowGroups(SourceReaderContext context) {
+    return context.metricGroup().counter(PRUNED_ROW_GROUPS);
   }
 
   private static void emit(List<Object> values, org.apache.flink.api.connector.source.SourceOutput<Row> output,

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
@@ -27,6 +28,9 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
  */
 final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
   private final QuerySettings settings;
+  private final RowGroupCounters counters = new RowGroupCounters();
+  private final Counter prunedMetric;
+  private long prunedReported;
   private final Queue<CubeSplit> splits = new ArrayDeque<>();
   private final Map<Map<String, Long>, PartitionJoin> joins = new HashMap<>();
   private ObjectStore store;
@@ -34,8 +38,15 @@ final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
   private int partition;
   private long toSkip;
 
-  CubeSplitReader(QuerySettings settings) {
+  /** @param prunedMetric counts the row groups pruned by statistics (a Flink metric) */
+  CubeSplitReader(QuerySettings settings, Counter prunedMetric) {
     this.settings = settings;
+    this.prunedMetric = prunedMetric;
+  }
+
+  /** The row groups read and pruned by this reader. */
+  RowGroupCounters rowGroups() {
+    return counters;
   }
 
   @Override
@@ -57,6 +68,8 @@ final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
       toSkip -= skipped;
       rows = rows.subList(skipped, rows.size());
     }
+    prunedMetric.inc(counters.pruned() - prunedReported);
+    prunedReported = counters.pruned();
     boolean finished = partition >= partitions.size();
     if (finished) {
       current = null;
@@ -71,7 +84,7 @@ final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
     PartitionJoin join = joins.get(split.versions());
     if (join == null) {
       CubeSnapshot snapshot = CubeSnapshot.at(store, settings.cube(), split.versions());
-      join = new PartitionJoin(snapshot.resolve(settings.query()));
+      join = new PartitionJoin(snapshot.resolve(settings.query()), true, counters);
       joins.put(split.versions(), join);
     }
     return join;

@@ -4,6 +4,7 @@ import io.ktk.flink.source.planner.DatasetRead;
 import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.parquet.ColumnStatistics;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;
 import io.ktk.flink.state.rowformat.RowBuffer;
@@ -43,6 +44,7 @@ final class DatasetCells {
   private final List<Object[]> rows = new ArrayList<>();
   private final BitSet alive = new BitSet();
   private final RowBuffer buffer = new RowBuffer();
+  private final Set<String> keyNames = new HashSet<>();
 
   DatasetCells(DatasetRead dataset, KeyEncoder encoder) {
     this.dataset = dataset;
@@ -50,45 +52,115 @@ final class DatasetCells {
     this.keyPositions = new int[dataset.keyColumns().size()];
     for (int i = 0; i < keyPositions.length; i++) {
       keyPositions[i] = i;
+      keyNames.add(dataset.keyColumns().get(i).getName());
     }
   }
 
-  /** Reads {@code files} (in write order), testing rows with {@code conditions} (on read columns). */
-  void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions) throws IOException {
+  /**
+   * Reads {@code files} (in write order), testing rows with {@code conditions} (on read columns).
+   * With {@code prune}, a row group whose statistics prove that all its rows fail a condition is
+   * not tested: skipped when that cannot change the result, else read for its keys only.
+   */
+  void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions, boolean prune,
+      RowGroupCounters counters) throws IOException {
     List<String> names = dataset.readColumnNames();
     int[] conditionPositions = conditions.stream().mapToInt(c -> names.indexOf(c.columnName())).toArray();
     for (PlannedFile file : files) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(
           new StoreInputFile(store, file.key(), file.bytes(), StoreInputFile.DEFAULT_READ_AHEAD))) {
-        List<Field> wanted = file.keysOnly() ? dataset.keyColumns() : dataset.readColumns();
         Set<String> present = new HashSet<>();
         reader.arrowSchema().getFields().forEach(field -> present.add(field.getName()));
-        List<String> readable = new ArrayList<>();
-        int[] slots = new int[wanted.size()];
-        for (int i = 0; i < wanted.size(); i++) {
-          String name = wanted.get(i).getName();
-          if (present.contains(name)) {
-            slots[i] = readable.size();
-            readable.add(name);
-          } else if (i < keyPositions.length) {
-            throw new CorruptDatasetException("Cannot read data file " + file.key() + " of dataset '" + dataset.uuid()
-                + "': it lacks the dimension column '" + name + "'");
-          } else {
-            slots[i] = -1;
+        Projection all = projection(file, dataset.readColumns(), present);
+        Projection keysOnly = projection(file, dataset.keyColumns(), present);
+        for (int group = 0; group < reader.rowGroups().size(); group++) {
+          if (file.keysOnly()) {
+            read(reader, group, keysOnly, false, conditions, conditionPositions);
+            continue;
           }
-        }
-        Iterator<List<Object>> it = reader.rows(readable);
-        while (it.hasNext()) {
-          List<Object> read = it.next();
-          Object[] values = new Object[wanted.size()];
-          for (int i = 0; i < values.length; i++) {
-            values[i] = slots[i] < 0 ? null : read.get(slots[i]);
+          Pruned pruned = prune ? pruned(reader, group, conditions, present) : Pruned.NO;
+          switch (pruned) {
+            case NO -> {
+              counters.countRead();
+              read(reader, group, all, true, conditions, conditionPositions);
+            }
+            case SKIP -> counters.countSkipped();
+            case BY_PAYLOAD -> {
+              // Its rows all fail, but one may be the newest row of a cell whose older row passed (the
+              // last-written row decides): mark its keys as failing, unless no cell is alive yet.
+              if (alive.isEmpty()) {
+                counters.countSkipped();
+              } else {
+                counters.countKeysOnly();
+                read(reader, group, keysOnly, false, conditions, conditionPositions);
+              }
+            }
+            default -> throw new IllegalStateException("Unexpected pruning " + pruned);
           }
-          add(values, file.keysOnly() ? false : passes(values, conditions, conditionPositions));
         }
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
+    }
+  }
+
+  private enum Pruned { NO, SKIP, BY_PAYLOAD }
+
+  /** The columns to read from a file and where they go; columns the file lacks read as null. */
+  private record Projection(List<String> readable, int[] slots) {}
+
+  private Projection projection(PlannedFile file, List<Field> wanted, Set<String> present) {
+    List<String> readable = new ArrayList<>();
+    int[] slots = new int[wanted.size()];
+    for (int i = 0; i < wanted.size(); i++) {
+      String name = wanted.get(i).getName();
+      if (present.contains(name)) {
+        slots[i] = readable.size();
+        readable.add(name);
+      } else if (i < keyPositions.length) {
+        throw new CorruptDatasetException("Cannot read data file " + file.key() + " of dataset '" + dataset.uuid()
+            + "': it lacks the dimension column '" + name + "'");
+      } else {
+        slots[i] = -1;
+      }
+    }
+    return new Projection(readable, slots);
+  }
+
+  /**
+   * Whether a row group can be pruned, and how: a failing condition on a key column fails every
+   * row of the group's cells wherever they are (skip); for a projected dataset a failing row has no
+   * effect (skip); otherwise the failing rows may still overwrite older rows of their cells.
+   */
+  private Pruned pruned(ParquetRowsReader reader, int group, List<TypedCondition> conditions, Set<String> present) {
+    Pruned pruned = Pruned.NO;
+    long rows = reader.rowGroups().get(group).getRowCount();
+    for (TypedCondition condition : conditions) {
+      String column = condition.columnName();
+      ColumnStatistics statistics = present.contains(column)
+          ? reader.statistics(group, column) : RowGroupPruning.absent(rows);
+      if (RowGroupPruning.excludes(condition, statistics)) {
+        if (dataset.projected() || keyNames.contains(column)) {
+          return Pruned.SKIP;
+        }
+        pruned = Pruned.BY_PAYLOAD;
+      }
+    }
+    return pruned;
+  }
+
+  private void read(ParquetRowsReader reader, int group, Projection projection, boolean test,
+      List<TypedCondition> conditions, int[] conditionPositions) {
+    int width = projection.slots().length;
+    Iterator<List<Object>> it = reader.rowGroupRows(group, projection.readable());
+    while (it.hasNext()) {
+      List<Object> read = it.next();
+      // Rows keep the width of the read columns, so that a keys-only row is stored like any other.
+      Object[] values = new Object[dataset.readColumns().size()];
+      for (int i = 0; i < width; i++) {
+        int slot = projection.slots()[i];
+        values[i] = slot < 0 ? null : read.get(slot);
+      }
+      add(values, test && passes(values, conditions, conditionPositions));
     }
   }
 

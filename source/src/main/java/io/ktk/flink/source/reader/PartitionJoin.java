@@ -35,9 +35,17 @@ final class PartitionJoin {
   /** Per dataset after the seed, the positions of its key columns in the seed's read columns. */
   private final List<int[]> lookupPositions = new ArrayList<>();
   private final Source[] sources;
+  private final boolean prune;
+  private final RowGroupCounters counters;
 
-  PartitionJoin(ResolvedQuery query) {
+  /**
+   * @param prune whether row groups are pruned by their statistics ({@link RowGroupPruning})
+   * @param counters counts the row groups read and pruned
+   */
+  PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters) {
     this.query = query;
+    this.prune = prune;
+    this.counters = counters;
     DatasetRead seed = query.seed();
     List<String> seedColumns = seed.readColumnNames();
     for (DatasetRead dataset : query.datasets()) {
@@ -80,7 +88,7 @@ final class PartitionJoin {
         }
       }
       DatasetCells loaded = new DatasetCells(dataset, encoders.get(d));
-      loaded.load(store, partition.filesOf(dataset.datasetId()), conditions);
+      loaded.load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
       cells.add(loaded);
     }
 

@@ -74,6 +74,7 @@ class CubeQueryDifferentialTest {
     long seed = Long.getLong("ktk.seed", 20240611L);
     int cubes = Integer.getInteger("ktk.cubes", 40);
     List<Case> cases = new ArrayList<>();
+    long prunedRowGroups = 0;
     for (int c = 0; c < cubes; c++) {
       long cubeSeed = seed * 1_000_003L + c;
       Random random = new Random(cubeSeed);
@@ -88,10 +89,12 @@ class CubeQueryDifferentialTest {
         try {
           QueryPlan plan = snapshot.plan(query.toQuery());
           actual = new ArrayList<>();
-          Iterator<List<Object>> rows = new CubeReader(store, plan).rows();
+          CubeReader reader = new CubeReader(store, plan);
+          Iterator<List<Object>> rows = reader.rows();
           while (rows.hasNext()) {
             actual.add(rows.next().stream().map(RandomCube::canonical).toList());
           }
+          prunedRowGroups += reader.rowGroups().pruned();
         } catch (RuntimeException e) {
           error = e.toString();
         }
@@ -134,5 +137,7 @@ class CubeQueryDifferentialTest {
     assertThat(cases).hasSizeGreaterThanOrEqualTo(200);
     // the generator must produce mostly non-trivial results, or the comparison proves little
     assertThat(nonEmpty).isGreaterThan(cases.size() / 2);
+    // and row groups must be pruned, or the comparison says nothing about pruning
+    assertThat(prunedRowGroups).as("row groups pruned over all cases").isGreaterThan(cases.size());
   }
 }

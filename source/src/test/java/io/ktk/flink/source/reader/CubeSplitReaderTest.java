@@ -71,11 +71,11 @@ class CubeSplitReaderTest {
     QuerySettings settings = new QuerySettings(dir.toUri().toString(), Map.of(), "c", query);
 
     List<List<Object>> all;
-    try (CubeSplitReader reader = new CubeSplitReader(settings)) {
+    try (CubeSplitReader reader = new CubeSplitReader(settings, new org.apache.flink.metrics.SimpleCounter())) {
       all = readAll(reader, split);
     }
     List<List<Object>> rest;
-    try (CubeSplitReader reader = new CubeSplitReader(settings)) {
+    try (CubeSplitReader reader = new CubeSplitReader(settings, new org.apache.flink.metrics.SimpleCounter())) {
       rest = readAll(reader, split.withEmittedRows(6));
     }
 

@@ -25,7 +25,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * a seed and 1 to 3 enrichments with random dimensions, payload and indices, rows over random
  * subsets of the cells (so partitions and cells are missing on either side), nulls, NaN and
  * infinities in payload, and some cells written again in later files (same or later commit, same
- * or other file), which the last-written row must win.
+ * or other file), which the last-written row must win. Files have row groups of 1 to 3 rows (or
+ * one), so that row groups are pruned by their statistics.
  */
 final class RandomCube {
   enum Type {
@@ -234,11 +235,14 @@ final class RandomCube {
     }
     CubeFixture.DatasetWriter writer = fixture.dataset(dataset.id(),
         new Schema(columns.stream().map(Column::field).toList()), dataset.indexed().toArray(new String[0]));
+    // files of several row groups (1 to 3 rows each, or one group), so that row-group pruning is exercised
+    int rowsPerGroup = random.nextInt(4);
+    writer.rowsPerGroup(rowsPerGroup);
     int fileCounter = 0;
     description.append("  dataset ").append(dataset.id()).append(": dims ")
         .append(dataset.dimensions().stream().map(Column::name).toList()).append(", payload ")
         .append(dataset.payload().stream().map(c -> c.name() + ":" + c.type()).toList()).append(", indexed ")
-        .append(dataset.indexed()).append('\n');
+        .append(dataset.indexed()).append(", rows per group ").append(rowsPerGroup).append('\n');
     for (List<List<Object>> rows : rowsByCommit) {
       if (rows.isEmpty()) {
         continue;

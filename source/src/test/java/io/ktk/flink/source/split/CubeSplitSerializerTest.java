@@ -24,9 +24,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Splits and enumerator state survive serialization, and the bytes written by version 1 (kept in
- * {@code src/test/resources/serializer/}) still restore. Regenerate them only together with a new
- * serializer version: {@code -Dktk.writeSerializerBytes=<dir>} writes them to that directory.
+ * Splits and enumerator state survive serialization, and the bytes written by earlier versions
+ * (kept in {@code src/test/resources/serializer/}: split v1, enumerator state v1 and v2) still
+ * restore. Write the bytes of a new version once, when it is introduced: {@code
+ * -Dktk.writeSerializerBytes=<dir>} writes those of the current versions to that directory.
  */
 class CubeSplitSerializerTest {
 
@@ -91,6 +92,37 @@ class CubeSplitSerializerTest {
   }
 
   @Test
+  void theEnumeratorStateOfAContinuousSourceRoundTrips() throws IOException {
+    CubeEnumeratorState state = new CubeEnumeratorState(List.of(sampleSplit()), 12, 3);
+    byte[] bytes = CubeEnumeratorStateSerializer.INSTANCE.serialize(state);
+
+    CubeEnumeratorState restored = CubeEnumeratorStateSerializer.INSTANCE.deserialize(
+        CubeEnumeratorStateSerializer.VERSION, bytes);
+    assertThat(restored.servedSeedVersion()).isEqualTo(12);
+    assertThat(restored.discoveries()).isEqualTo(3);
+    assertSameSplit(restored.unassigned().get(0), sampleSplit());
+  }
+
+  @Test
+  void version2EnumeratorBytesStillRestore() throws IOException {
+    writeBytesIfAsked();
+    CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(2,
+        resource("cube-enumerator-state-v2.bin"));
+    assertThat(state.servedSeedVersion()).isEqualTo(12);
+    assertThat(state.discoveries()).isEqualTo(3);
+    assertThat(state.unassigned()).hasSize(1);
+    assertSameSplit(state.unassigned().get(0), sampleSplit());
+  }
+
+  @Test
+  void version1EnumeratorStateRestoresAsABoundedState() throws IOException {
+    CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(1,
+        resource("cube-enumerator-state-v1.bin"));
+    assertThat(state.servedSeedVersion()).isEqualTo(-1);
+    assertThat(state.discoveries()).isZero();
+  }
+
+  @Test
   void unknownVersionsAndCorruptBytesAreRefused() throws IOException {
     byte[] bytes = CubeSplitSerializer.INSTANCE.serialize(sampleSplit());
     assertThatThrownBy(() -> CubeSplitSerializer.INSTANCE.deserialize(2, bytes))
@@ -112,8 +144,8 @@ class CubeSplitSerializerTest {
     }
     Path dir = Path.of(target);
     Files.createDirectories(dir);
-    Files.write(dir.resolve("cube-split-v1.bin"), CubeSplitSerializer.INSTANCE.serialize(sampleSplit()));
-    Files.write(dir.resolve("cube-enumerator-state-v1.bin"), CubeEnumeratorStateSerializer.INSTANCE.serialize(
-        new CubeEnumeratorState(List.of(sampleSplit(), sampleSplit().withEmittedRows(0)))));
+    // version 1 files are kept as they are: the current serializers cannot write them any more
+    Files.write(dir.resolve("cube-enumerator-state-v2.bin"), CubeEnumeratorStateSerializer.INSTANCE.serialize(
+        new CubeEnumeratorState(List.of(sampleSplit()), 12, 3)));
   }
 }

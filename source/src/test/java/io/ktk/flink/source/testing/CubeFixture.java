@@ -76,6 +76,7 @@ public final class CubeFixture {
     private final CommitLog log;
     private final PlateauPublisher publisher = new PlateauPublisher();
     private int fileCounter;
+    private int rowsPerGroup;
 
     private DatasetWriter(String id, Schema schema, List<String> indexColumns) throws IOException {
       this.id = id;
@@ -85,6 +86,12 @@ public final class CubeFixture {
       this.physical = new Schema(schema.getFields().stream()
           .filter(f -> !spec.partitionColumns().contains(f.getName())).toList());
       this.log = CommitLog.open(store, spec.datasetUuid(id), CommitLogOptions.DEFAULTS);
+    }
+
+    /** Cuts the row groups of the files written from now on after every {@code rows} rows (0: by size). */
+    public DatasetWriter rowsPerGroup(int rows) {
+      this.rowsPerGroup = rows;
+      return this;
     }
 
     /** Commits {@code rows} as one file per partition, with generated file ids. */
@@ -123,6 +130,9 @@ public final class CubeFixture {
               }
             }
             writer.write(physicalRow);
+            if (rowsPerGroup > 0 && writer.rowCount() % rowsPerGroup == 0) {
+              writer.endRowGroup();
+            }
           }
         }
         files.add(new DataFile(label.toString(), rows.size(), store.head(key).orElseThrow().size(), physical));

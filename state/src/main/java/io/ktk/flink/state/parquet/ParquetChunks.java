@@ -24,6 +24,7 @@ import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.parquet.format.DictionaryPageHeader;
+import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
@@ -52,8 +53,14 @@ final class ParquetChunks {
 
   private ParquetChunks() {}
 
+  /**
+   * A file's footer: as parquet-java converts it, and the Thrift structure it was converted from
+   * (which keeps what the conversion loses: which statistics fields were set, the column orders).
+   */
+  record Footer(ParquetMetadata metadata, FileMetaData raw) {}
+
   /** Reads the footer; throws {@link CorruptDatasetException} when the file is not Parquet. */
-  static ParquetMetadata readFooter(String name, SeekableInputStream in, long length) throws IOException {
+  static Footer readFooter(String name, SeekableInputStream in, long length) throws IOException {
     if (length < 12) {
       throw new CorruptDatasetException(
           "Cannot read Parquet file " + name + ": it has " + length + " bytes, too few for a Parquet file");
@@ -77,7 +84,8 @@ final class ParquetChunks {
     in.seek(footerStart);
     in.readFully(footer);
     try {
-      return CONVERTER.readParquetMetadata(new ByteArrayInputStream(footer), ParquetMetadataConverter.NO_FILTER);
+      FileMetaData raw = Util.readFileMetaData(new ByteArrayInputStream(footer));
+      return new Footer(CONVERTER.fromParquetMetadata(raw), raw);
     } catch (IOException | RuntimeException e) {
       throw new CorruptDatasetException("Cannot read the footer of Parquet file " + name + ": " + e.getMessage(), e);
     }

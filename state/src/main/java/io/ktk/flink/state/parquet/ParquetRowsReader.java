@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
@@ -46,15 +47,17 @@ public final class ParquetRowsReader implements AutoCloseable {
   private final String name;
   private final SeekableInputStream in;
   private final ParquetMetadata footer;
+  private final FileMetaData rawFooter;
   private final MessageType schema;
   private final Schema arrowSchema;
   private final ParquetCodecs codecs = new ParquetCodecs();
 
-  private ParquetRowsReader(String name, SeekableInputStream in, ParquetMetadata footer) {
+  private ParquetRowsReader(String name, SeekableInputStream in, ParquetChunks.Footer footer) {
     this.name = name;
     this.in = in;
-    this.footer = footer;
-    this.schema = footer.getFileMetaData().getSchema();
+    this.footer = footer.metadata();
+    this.rawFooter = footer.raw();
+    this.schema = this.footer.getFileMetaData().getSchema();
     try {
       this.arrowSchema = ArrowParquetSchemas.toArrow(schema);
     } catch (CorruptDatasetException e) {
@@ -167,6 +170,50 @@ public final class ParquetRowsReader implements AutoCloseable {
       throw e.getCause();
     }
     return rows;
+  }
+
+  /**
+   * What the footer tells about top-level column {@code column} in row group {@code rowGroup},
+   * as far as the format makes it trustworthy (see {@link ColumnStatistics}); null when the file
+   * has no such top-level primitive column.
+   */
+  public ColumnStatistics statistics(int rowGroup, String column) {
+    requireNonNull(column, "column is null");
+    return ColumnStatistics.of(rawFooter, schema, rowGroup, column);
+  }
+
+  /**
+   * Iterates over the rows of one row group, reading only its chunks of {@code columns}; see
+   * {@link #rows} for the columns and the exceptions.
+   */
+  public Iterator<List<Object>> rowGroupRows(int index, List<String> columns) {
+    Projection projection = project(columns);
+    long count = footer.getBlocks().get(index).getRowCount();
+    return new Iterator<>() {
+      private RecordReader<List<Object>> records;
+      private long left = count;
+
+      @Override
+      public boolean hasNext() {
+        return left > 0;
+      }
+
+      @Override
+      public List<Object> next() {
+        if (left == 0) {
+          throw new NoSuchElementException();
+        }
+        if (records == null) {
+          try {
+            records = projection.open(index);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+        left--;
+        return projection.read(records);
+      }
+    };
   }
 
   /** The rows of one row group; see {@link #rows}. */

@@ -137,6 +137,25 @@ public final class ParquetRowsWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Ends the current row group now (when it holds rows), whatever its size: the next row starts a
+   * new one. For files whose row groups must follow the data (and for tests of readers that skip
+   * row groups); the size limit of the options still applies on top.
+   */
+  public void endRowGroup() throws IOException {
+    checkWritable();
+    if (rowsInGroup == 0) {
+      return;
+    }
+    try {
+      flushRowGroup();
+      startRowGroup();
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    }
+  }
+
   /** Rows written so far. */
   public long rowCount() {
     return rowCount;

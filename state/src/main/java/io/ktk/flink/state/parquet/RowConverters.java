@@ -233,7 +233,7 @@ final class RowConverters {
     }
   }
 
-  private static IntFunction<Object> int32(LogicalTypeAnnotation annotation, String path, PrimitiveType type) {
+  static IntFunction<Object> int32(LogicalTypeAnnotation annotation, String path, PrimitiveType type) {
     if (annotation == null) {
       return v -> (long) v;
     }
@@ -258,7 +258,7 @@ final class RowConverters {
     throw unreadable(path, type);
   }
 
-  private static LongFunction<Object> int64(LogicalTypeAnnotation annotation, String path, PrimitiveType type) {
+  static LongFunction<Object> int64(LogicalTypeAnnotation annotation, String path, PrimitiveType type) {
     if (annotation == null || annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation) {
       return v -> v;
     }
@@ -285,7 +285,7 @@ final class RowConverters {
     throw unreadable(path, type);
   }
 
-  private static Function<Binary, Object> binary(LogicalTypeAnnotation annotation, PrimitiveType type) {
+  static Function<Binary, Object> binary(LogicalTypeAnnotation annotation, PrimitiveType type) {
     if (annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
         || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
         || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation) {

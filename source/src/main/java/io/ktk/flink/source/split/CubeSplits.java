@@ -1,0 +1,47 @@
+package io.ktk.flink.source.split;
+
+import io.ktk.flink.source.planner.QueryGroup;
+import io.ktk.flink.source.planner.QueryPlan;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts a planned query into splits: one per query group, or, for a group of more physical
+ * partitions than {@code maxPartitionsPerSplit}, several, each a run of consecutive partitions of
+ * the group (same key). A group's rows are its partitions' rows in partition order, so reading the
+ * splits in the order returned and concatenating their rows gives the query's result.
+ *
+ * <p>Split ids: {@code <prefix>group-00012} for a whole group, {@code <prefix>group-00012.003} for
+ * the fourth part of a cut one; the prefix tells discoveries of a continuous source apart.
+ */
+public final class CubeSplits {
+  private CubeSplits() {}
+
+  /**
+   * @param plan the planned query; its versions go into every split
+   * @param prefix prepended to every split id
+   * @param maxPartitionsPerSplit at least 1
+   */
+  public static List<CubeSplit> of(QueryPlan plan, String prefix, int maxPartitionsPerSplit) {
+    if (maxPartitionsPerSplit < 1) {
+      throw new IllegalArgumentException("maxPartitionsPerSplit must be at least 1: " + maxPartitionsPerSplit);
+    }
+    List<CubeSplit> splits = new ArrayList<>();
+    List<QueryGroup> groups = plan.groups();
+    for (int i = 0; i < groups.size(); i++) {
+      QueryGroup group = groups.get(i);
+      String id = prefix + String.format("group-%05d", i);
+      int partitions = group.partitions().size();
+      if (partitions <= maxPartitionsPerSplit) {
+        splits.add(new CubeSplit(id, plan.versions(), group, 0));
+        continue;
+      }
+      for (int from = 0, part = 0; from < partitions; from += maxPartitionsPerSplit, part++) {
+        QueryGroup subset = new QueryGroup(group.key(),
+            group.partitions().subList(from, Math.min(partitions, from + maxPartitionsPerSplit)));
+        splits.add(new CubeSplit(id + String.format(".%03d", part), plan.versions(), subset, 0));
+      }
+    }
+    return splits;
+  }
+}
