@@ -46,6 +46,9 @@ final class LogCodec {
       root.put("writer_id", entry.writerId());
     }
     entry.checkpointId().ifPresent(id -> root.put("checkpoint_id", id));
+    if (entry.cubeTransaction() != null) {
+      root.put("cube_transaction", entry.cubeTransaction());
+    }
     root.put("operation", entry.operation().jsonName());
     if (!entry.partitionKeys().isEmpty() || entry.operation() == Operation.CREATE
         || entry.operation() == Operation.ADOPT) {
@@ -107,10 +110,21 @@ final class LogCodec {
           readFiles(root, "add", location),
           strings(root.get("remove"), location),
           readIndices(root.get("index"), indexSchema, location),
-          metadata);
+          metadata,
+          root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null);
     } catch (IllegalArgumentException e) {
       throw corrupt(location, e.getMessage());
     }
+  }
+
+  /**
+   * The {@code cube_transaction} of an entry, or null, read without decoding the rest: a cube reader
+   * looks only at this field of the entries after the versions the cube log records.
+   */
+  static String readCubeTransaction(byte[] data, String location) {
+    JsonNode root = parse(data, location);
+    checkFormat(root, ENTRY_FORMAT, location);
+    return root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null;
   }
 
   // ---------------------------------------------------------------- snapshots
