@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.NavigableMap;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -69,10 +70,33 @@ public final class CubeVersions {
       } catch (NoSuchObjectException e) {
         return latest; // no log: a plateau dataset, read from its published view
       }
-      if (LogCodec.readCubeTransaction(data, store.url() + key) != null) {
+      if (LogCodec.readHeader(data, store.url() + key).cubeTransaction() != null) {
         return version - 1;
       }
     }
     return latest;
+  }
+
+  /**
+   * The version whose entry writer {@code writerId} committed for {@code checkpointId}, searched
+   * from {@code latest} down (a replayed transaction is normally among the last entries), or -1
+   * when none of the {@code maxEntries} entries below {@code latest} is it.
+   */
+  public static long versionOf(ObjectStore store, String uuid, String writerId, long checkpointId, long latest,
+      int maxEntries) throws IOException {
+    OptionalLong wanted = OptionalLong.of(checkpointId);
+    for (long version = latest; version >= 0 && version > latest - maxEntries; version--) {
+      String key = LogKeys.entry(uuid, version);
+      LogCodec.Header header;
+      try {
+        header = LogCodec.readHeader(store.get(key), store.url() + key);
+      } catch (NoSuchObjectException e) {
+        return -1;
+      }
+      if (writerId.equals(header.writerId()) && wanted.equals(header.checkpointId())) {
+        return version;
+      }
+    }
+    return -1;
   }
 }

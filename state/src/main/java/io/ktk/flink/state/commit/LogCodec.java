@@ -117,14 +117,20 @@ final class LogCodec {
     }
   }
 
+  /** The fields of an entry that say who wrote it, read without decoding the rest. */
+  record Header(String writerId, OptionalLong checkpointId, String cubeTransaction) {}
+
   /**
-   * The {@code cube_transaction} of an entry, or null, read without decoding the rest: a cube reader
-   * looks only at this field of the entries after the versions the cube log records.
+   * Writer id, checkpoint id and {@code cube_transaction} of an entry: a cube reader looks only at
+   * these fields of the entries after the versions the cube log records.
    */
-  static String readCubeTransaction(byte[] data, String location) {
+  static Header readHeader(byte[] data, String location) {
     JsonNode root = parse(data, location);
     checkFormat(root, ENTRY_FORMAT, location);
-    return root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null;
+    return new Header(
+        root.hasNonNull("writer_id") ? root.get("writer_id").asText() : null,
+        root.hasNonNull("checkpoint_id") ? OptionalLong.of(root.get("checkpoint_id").asLong()) : OptionalLong.empty(),
+        root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null);
   }
 
   // ---------------------------------------------------------------- snapshots

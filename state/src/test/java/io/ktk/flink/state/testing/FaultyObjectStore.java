@@ -15,6 +15,7 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   private final AtomicInteger putIfAbsentFailures = new AtomicInteger();
   private volatile When putIfAbsentWhen = When.BEFORE;
+  private volatile String putIfAbsentPrefix = "";
   private final AtomicInteger getFailures = new AtomicInteger();
 
   public FaultyObjectStore(ObjectStore delegate) {
@@ -23,7 +24,13 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   /** The next {@code count} calls of putIfAbsent fail, {@code when} says before or after writing. */
   public FaultyObjectStore failPutIfAbsent(int count, When when) {
+    return failPutIfAbsent(count, when, "");
+  }
+
+  /** The next {@code count} calls of putIfAbsent of a key starting with {@code keyPrefix} fail. */
+  public FaultyObjectStore failPutIfAbsent(int count, When when, String keyPrefix) {
     putIfAbsentWhen = when;
+    putIfAbsentPrefix = keyPrefix;
     putIfAbsentFailures.set(count);
     return this;
   }
@@ -52,7 +59,7 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   @Override
   public boolean putIfAbsent(String key, byte[] data) throws IOException {
-    if (take(putIfAbsentFailures)) {
+    if (key.startsWith(putIfAbsentPrefix) && take(putIfAbsentFailures)) {
       if (putIfAbsentWhen == When.AFTER) {
         delegate.putIfAbsent(key, data);
       }
