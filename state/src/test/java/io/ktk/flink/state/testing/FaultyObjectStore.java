@@ -17,6 +17,7 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
   private volatile When putIfAbsentWhen = When.BEFORE;
   private volatile String putIfAbsentPrefix = "";
   private final AtomicInteger getFailures = new AtomicInteger();
+  private volatile String getPrefix = "";
 
   public FaultyObjectStore(ObjectStore delegate) {
     super(delegate);
@@ -37,6 +38,12 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   /** The next {@code count} calls of get fail before reading. */
   public FaultyObjectStore failGet(int count) {
+    return failGet(count, "");
+  }
+
+  /** The next {@code count} calls of get of a key starting with {@code keyPrefix} fail before reading. */
+  public FaultyObjectStore failGet(int count, String keyPrefix) {
+    getPrefix = keyPrefix;
     getFailures.set(count);
     return this;
   }
@@ -48,7 +55,7 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   @Override
   public byte[] get(String key) throws IOException {
-    if (take(getFailures)) {
+    if (key.startsWith(getPrefix) && take(getFailures)) {
       throw new IOException("injected failure: get " + key);
     }
     return delegate.get(key);
