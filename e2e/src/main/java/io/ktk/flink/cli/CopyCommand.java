@@ -1,12 +1,19 @@
 package io.ktk.flink.cli;
 
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.CubeCommitLog;
+import io.ktk.flink.state.commit.CubeVersions;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,6 +47,9 @@ final class CopyCommand extends StoreCommand {
       + "(as --store-option).")
   Map<String, String> toOptions = new LinkedHashMap<>();
 
+  /** The writer id of the cube log record a cube copy writes at the target. */
+  static final String COPY_WRITER_ID = "ktk-copy";
+
   @Override
   void checkUsage() {
     target.check(spec.commandLine());
@@ -58,10 +68,30 @@ final class CopyCommand extends StoreCommand {
       }
       DatasetCopier copier = new DatasetCopier(store, to);
       PrintWriter out = out();
+      // A cube is copied at the versions a cube reader sees (no half-committed cube transaction),
+      // and the copy gets a cube log that records them.
+      Map<String, DatasetState> pinned = new TreeMap<>();
+      if (target.isCube()) {
+        List<String> logged = new ArrayList<>();
+        for (String uuid : uuids) {
+          if (new LogReader(store, uuid).hasLog()) {
+            logged.add(CubeNames.datasetId(target.cube, uuid).orElseThrow());
+          }
+        }
+        CubeVersions.latest(store, target.cube, logged)
+            .forEach((id, state) -> pinned.put(CubeNames.datasetUuid(target.cube, id), state));
+      }
+      Map<String, Long> copiedVersions = new TreeMap<>();
       for (String uuid : uuids) {
-        DatasetCopier.Copied copied = copier.copy(uuid, terminal(), err());
+        DatasetCopier.Copied copied = copier.copy(uuid, pinned.get(uuid), terminal(), err());
+        if (pinned.containsKey(uuid)) {
+          copiedVersions.put(CubeNames.datasetId(target.cube, uuid).orElseThrow(), copied.version());
+        }
         out.println("copied dataset " + uuid + " at version " + copied.version() + " to " + to.url() + ": "
             + copied.objects() + " objects, " + TextTable.bytes(copied.bytes()) + " transferred");
+      }
+      if (!copiedVersions.isEmpty()) {
+        CubeCommitLog.of(to, target.cube).record(COPY_WRITER_ID, 0, copiedVersions);
       }
     }
     return Ktk.OK;

@@ -61,13 +61,21 @@ final class DatasetCopier {
   record Copied(long version, int objects, long bytes) {}
 
   Copied copy(String uuid, Terminal terminal, PrintWriter err) throws IOException {
+    return copy(uuid, null, terminal, err);
+  }
+
+  /**
+   * Copies version {@code pinned.version()} of a dataset with a log (the version a cube reader sees,
+   * for {@code ktk copy --cube}), or the latest version when {@code pinned} is null.
+   */
+  Copied copy(String uuid, DatasetState pinned, Terminal terminal, PrintWriter err) throws IOException {
     for (String key : List.of(DatasetKeys.metadataJsonKey(uuid), DatasetKeys.metadataMsgpackKey(uuid))) {
       if (to.head(key).isPresent()) {
         throw new ValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": it exists there ("
             + key + "); delete it there first");
       }
     }
-    DatasetState state = new LogReader(from, uuid).latest();
+    DatasetState state = pinned != null ? pinned : new LogReader(from, uuid).latest();
     return state.exists() ? copyWithLog(uuid, state, terminal, err) : copyPlateau(uuid, terminal, err);
   }
 

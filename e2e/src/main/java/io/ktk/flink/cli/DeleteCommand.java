@@ -1,5 +1,6 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectInfo;
@@ -80,6 +81,17 @@ final class DeleteCommand extends StoreCommand {
       for (String uuid : uuids) {
         int deleted = delete(store, uuid, progress);
         out.println("deleted dataset " + uuid + ": " + deleted + " objects");
+      }
+    }
+    if (target.isCube()) {
+      // The cube's transaction log goes last: a cube created again under this name starts afresh.
+      List<ObjectInfo> log = new ArrayList<>();
+      store.list(CubeCommitLog.prefix(target.cube)).forEachRemaining(log::add);
+      for (ObjectInfo object : log) {
+        store.delete(object.key());
+      }
+      if (!log.isEmpty()) {
+        out.println("deleted the transaction log of cube " + target.cube + ": " + log.size() + " objects");
       }
     }
     return Ktk.OK;

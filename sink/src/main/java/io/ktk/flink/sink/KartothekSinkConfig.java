@@ -31,6 +31,8 @@ import org.apache.flink.table.types.logical.RowType;
  *     time)
  * @param rowGroupSizeBytes a row group is cut at this much buffered encoded data
  * @param memoryBudgetBytes the memory of all partition buffers of one writer subtask
+ * @param dimensionColumns for a dataset of a cube, the cube's dimension columns it has: like
+ *     partition columns they may not be null (empty for a plain dataset)
  */
 public record KartothekSinkConfig(
     ObjectStoreFactory store,
@@ -42,7 +44,8 @@ public record KartothekSinkConfig(
     long rowGroupSizeBytes,
     long memoryBudgetBytes,
     ValidationPolicy validationPolicy,
-    WriteMode writeMode)
+    WriteMode writeMode,
+    List<String> dimensionColumns)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -55,6 +58,7 @@ public record KartothekSinkConfig(
     requireNonNull(compression, "compression is null");
     requireNonNull(validationPolicy, "validationPolicy is null");
     requireNonNull(writeMode, "writeMode is null");
+    dimensionColumns = List.copyOf(dimensionColumns);
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw invalid(dataset, "the dataset uuid may hold only the characters a-z A-Z 0-9 + - _");
     }
@@ -65,6 +69,20 @@ public record KartothekSinkConfig(
       throw invalid(dataset, "the memory budget must be positive, not " + memoryBudgetBytes + " bytes");
     }
     checkColumns(dataset, rowType, partitionColumns, indexColumns);
+    for (String column : dimensionColumns) {
+      if (partitionColumns.contains(column)) {
+        throw invalid(dataset, "column '" + column + "' cannot be both a partition and a dimension column");
+      }
+      checkKeyColumn(dataset, rowType, column, "dimension", new HashSet<>());
+    }
+  }
+
+  /** The config of a plain dataset, without dimension columns. */
+  public KartothekSinkConfig(ObjectStoreFactory store, String dataset, RowType rowType, List<String> partitionColumns,
+      List<String> indexColumns, Compression compression, long rowGroupSizeBytes, long memoryBudgetBytes,
+      ValidationPolicy validationPolicy, WriteMode writeMode) {
+    this(store, dataset, rowType, partitionColumns, indexColumns, compression, rowGroupSizeBytes, memoryBudgetBytes,
+        validationPolicy, writeMode, List.of());
   }
 
   private static void checkColumns(String dataset, RowType rowType, List<String> partitionColumns,
@@ -158,6 +176,7 @@ public record KartothekSinkConfig(
     return "KartothekSinkConfig{store=" + store + ", dataset=" + dataset + ", rowType=" + rowType.asSummaryString()
         + ", partitionColumns=" + partitionColumns + ", indexColumns=" + indexColumns + ", compression="
         + compression + ", rowGroupSizeBytes=" + rowGroupSizeBytes + ", memoryBudgetBytes=" + memoryBudgetBytes
-        + ", validationPolicy=" + validationPolicy + ", writeMode=" + writeMode + "}";
+        + ", validationPolicy=" + validationPolicy + ", writeMode=" + writeMode
+        + (dimensionColumns.isEmpty() ? "" : ", dimensionColumns=" + dimensionColumns) + "}";
   }
 }

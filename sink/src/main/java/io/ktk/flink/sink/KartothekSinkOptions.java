@@ -82,7 +82,28 @@ public final class KartothekSinkOptions {
           .withDescription("APPEND adds files; REPLACE_PARTITIONS makes the partitions a checkpoint writes "
               + "hold only what that checkpoint wrote (Kartothek's delete_scope, per checkpoint).");
 
+  public static final ConfigOption<List<String>> DIMENSION_COLUMNS =
+      key("dimension-columns")
+          .stringType()
+          .asList()
+          .defaultValues()
+          .withDescription("Cube sink only: the cube's dimension columns, in order (Kartothek "
+              + "dimension_columns); with the partition columns they identify a cell.");
+
+  public static final ConfigOption<List<String>> SUPPRESS_INDEX_ON =
+      key("suppress-index-on")
+          .stringType()
+          .asList()
+          .defaultValues()
+          .withDescription("Cube sink only: dimension columns the seed gets no secondary index on "
+              + "(Kartothek suppress_index_on).");
+
   private KartothekSinkOptions() {}
+
+  /** The options of the cube sink ({@link KartothekCubeSinkBuilder#options}) besides {@link #all()}'s. */
+  public static List<ConfigOption<?>> cubeOnly() {
+    return List.of(DIMENSION_COLUMNS, SUPPRESS_INDEX_ON);
+  }
 
   /** Every option, for factories that list what they accept. */
   public static List<ConfigOption<?>> all() {

@@ -90,6 +90,11 @@ public record FileBatch(
     return new FileBatch(dataset, writerId, id, schema, partitionColumns, indexColumns, files, index);
   }
 
+  /** The same batch, committed under another writer id (one id for all datasets of a checkpoint). */
+  public FileBatch withWriterId(String id) {
+    return new FileBatch(dataset, id, checkpointId, schema, partitionColumns, indexColumns, files, index);
+  }
+
   /**
    * One batch holding the files and index values of {@code batches} (of one dataset and schema),
    * for checkpoint {@code checkpointId}. Its writer id is the smallest of theirs: any choice that

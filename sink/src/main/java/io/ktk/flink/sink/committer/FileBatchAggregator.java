@@ -2,6 +2,8 @@ package io.ktk.flink.sink.committer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.runtime.checkpoint.CheckpointIDCounter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -16,7 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sink's pre-commit operator, at parallelism 1: gathers the batches of all writer subtasks
- * and emits them as one batch per checkpoint, so the committer makes one commit per checkpoint.
+ * and emits them as one batch per dataset and checkpoint, so the committer makes one commit per
+ * dataset and checkpoint. All batches of one checkpoint carry the same writer id (the smallest of
+ * the writers'), which is the id of the checkpoint's transaction when the sink writes a cube.
  *
  * <p>A batch belongs to the first checkpoint whose barrier this operator passes after receiving
  * it, whatever checkpoint id its writer gave it: that is the checkpoint whose committer state
@@ -66,11 +70,36 @@ public final class FileBatchAggregator extends AbstractStreamOperator<Committabl
     if (pending.isEmpty()) {
       return;
     }
-    FileBatch batch = FileBatch.combine(pending, checkpointId);
-    LOG.info("Dataset '{}': {} batches become the batch of checkpoint {}: {} files, {} rows", batch.dataset(),
-        pending.size(), checkpointId, batch.files().size(), batch.rows());
+    List<FileBatch> batches = combine(pending, checkpointId);
+    for (FileBatch batch : batches) {
+      LOG.info("Dataset '{}': batches become the batch of checkpoint {}: {} files, {} rows", batch.dataset(),
+          checkpointId, batch.files().size(), batch.rows());
+    }
     pending.clear();
-    output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, 1, 0)));
-    output.collect(new StreamRecord<>(new CommittableWithLineage<>(batch, checkpointId, 0)));
+    output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, batches.size(), 0)));
+    for (FileBatch batch : batches) {
+      output.collect(new StreamRecord<>(new CommittableWithLineage<>(batch, checkpointId, 0)));
+    }
+  }
+
+  /**
+   * One batch per dataset, in order of dataset uuid, all with the smallest writer id of {@code
+   * batches}: any choice that depends only on the batches works, because a replay carries the
+   * combined batches themselves.
+   */
+  static List<FileBatch> combine(List<FileBatch> batches, long checkpointId) {
+    Map<String, List<FileBatch>> byDataset = new TreeMap<>();
+    String writerId = null;
+    for (FileBatch batch : batches) {
+      byDataset.computeIfAbsent(batch.dataset(), d -> new ArrayList<>()).add(batch);
+      if (writerId == null || batch.writerId().compareTo(writerId) < 0) {
+        writerId = batch.writerId();
+      }
+    }
+    List<FileBatch> combined = new ArrayList<>();
+    for (List<FileBatch> datasetBatches : byDataset.values()) {
+      combined.add(FileBatch.combine(datasetBatches, checkpointId).withWriterId(writerId));
+    }
+    return combined;
   }
 }

@@ -1,6 +1,8 @@
 package io.ktk.flink.sink.committer;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.sink.ObjectStoreFactory;
 import io.ktk.flink.sink.WriteMode;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
@@ -8,12 +10,22 @@ import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.CommitResult;
+import io.ktk.flink.state.commit.CubeCommitLog;
+import io.ktk.flink.state.commit.CubeVersions;
+import io.ktk.flink.state.metadata.CubeMetadataKeys;
+import io.ktk.flink.state.metadata.CubeNames;
+import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -21,15 +33,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits each checkpoint's {@link FileBatch} as one version of the dataset through the {@link
- * CommitLog} (append, or replace-partitions), then publishes the plateau view of the new version.
+ * Commits each checkpoint's {@link FileBatch}es, one per dataset, each as one version of its
+ * dataset through the {@link CommitLog} (append, or replace-partitions), then publishes the plateau
+ * view of the new versions.
  *
  * <p>A commit carries the batch's writer id and checkpoint id, so a batch replayed after a
  * restore (its checkpoint completed, the job failed before or after its commit) is committed
  * when it is not in the log yet and acknowledged when it is. Batches arrive in checkpoint order,
- * one checkpoint per call; a failure is retried in place (Flink's committer retries, a short
- * pause between them) or fails the job, never skipped, since a later checkpoint committed first
- * would make the log take this one for a replay.
+ * all batches of one checkpoint in one call; a failure is retried in place (Flink's committer
+ * retries, a short pause between them) or fails the job, never skipped, since a later checkpoint
+ * committed first would make the log take this one for a replay.
+ *
+ * <p>For a cube, the batches of one checkpoint are one transaction: each dataset's commit is
+ * marked as part of it ({@code cube_transaction}), the cube's metadata keys are set where the
+ * dataset lacks them, and once every dataset is committed the transaction is recorded in the
+ * {@link CubeCommitLog}; only then are the plateau views published. When any step fails, all
+ * batches of the checkpoint are retried together: the datasets committed already acknowledge
+ * theirs, the others commit, and the record is written. Cube readers ({@link CubeVersions}) do not
+ * see a dataset's part of the transaction before the record exists.
  *
  * <ul>
  *   <li>Store errors, lost races beyond the commit log's attempts and unknown commit states:
@@ -44,99 +65,154 @@ import org.slf4j.LoggerFactory;
 public final class KartothekCommitter implements Committer<FileBatch> {
   private static final Logger LOG = LoggerFactory.getLogger(KartothekCommitter.class);
   private static final long MAX_PAUSE_MILLIS = 5_000;
+  /** How far back a replayed transaction's entry is searched for, to record its version. */
+  private static final int MAX_ENTRIES_SEARCHED = 10_000;
 
-  private final KartothekSinkConfig config;
+  private final ObjectStoreFactory storeFactory;
+  private final Map<String, KartothekSinkConfig> configs = new LinkedHashMap<>();
+  private final CubeSpec cube;
   private final CommitterMetrics metrics;
   private ObjectStore store;
-  private CommitLog log;
+  private final Map<String, CommitLog> logs = new HashMap<>();
   private PlateauPublisher publisher;
 
   public KartothekCommitter(KartothekSinkConfig config, MetricGroup metricGroup) {
-    this.config = config;
+    this(List.of(config), null, metricGroup);
+  }
+
+  /**
+   * A committer of the datasets of {@code configs}; with {@code cube}, they are datasets of that
+   * cube and each checkpoint is committed as one cube transaction.
+   */
+  public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup) {
+    configs.forEach(config -> this.configs.put(config.dataset(), config));
+    this.storeFactory = configs.get(0).store();
+    this.cube = cube;
     this.metrics = new CommitterMetrics(metricGroup);
   }
 
   @Override
   public void commit(Collection<CommitRequest<FileBatch>> requests) throws IOException, InterruptedException {
-    List<CommitRequest<FileBatch>> ordered = requests.stream()
-        .sorted(Comparator.comparingLong(request -> request.getCommittable().checkpointId()))
-        .toList();
+    Map<Long, List<CommitRequest<FileBatch>>> byCheckpoint = new TreeMap<>();
+    for (CommitRequest<FileBatch> request : requests) {
+      byCheckpoint.computeIfAbsent(request.getCommittable().checkpointId(), c -> new ArrayList<>()).add(request);
+    }
     boolean heldBack = false;
-    for (CommitRequest<FileBatch> request : ordered) {
+    for (List<CommitRequest<FileBatch>> checkpoint : byCheckpoint.values()) {
       if (heldBack) {
         // A later checkpoint committed before an earlier one would make the log take the earlier
         // one, when it is retried, for a replay: it waits until the earlier one is committed.
-        request.retryLater();
+        checkpoint.forEach(CommitRequest::retryLater);
       } else {
-        heldBack = !commit(request);
+        heldBack = !commitCheckpoint(checkpoint);
       }
     }
   }
 
-  /** Commits one batch; false when it failed and is retried later. */
-  private boolean commit(CommitRequest<FileBatch> request) throws InterruptedException {
-    FileBatch batch = request.getCommittable();
-    if (request.getNumberOfRetries() > 0) {
-      Thread.sleep(Math.min(MAX_PAUSE_MILLIS, 50L << Math.min(request.getNumberOfRetries(), 10)));
+  /** Commits the batches of one checkpoint; false when it failed and is retried later. */
+  private boolean commitCheckpoint(List<CommitRequest<FileBatch>> requests) throws InterruptedException {
+    List<CommitRequest<FileBatch>> ordered = requests.stream()
+        .sorted(Comparator.comparing(request -> request.getCommittable().dataset()))
+        .toList();
+    int retries = ordered.stream().mapToInt(CommitRequest::getNumberOfRetries).max().orElse(0);
+    if (retries > 0) {
+      Thread.sleep(Math.min(MAX_PAUSE_MILLIS, 50L << Math.min(retries, 10)));
     }
     long start = System.nanoTime();
+    FileBatch first = ordered.get(0).getCommittable();
     try {
-      CommitLog commitLog = log();
-      CommitResult result = commitLog.commit(toCommitRequest(batch));
-      if (result.alreadyCommitted()) {
-        LOG.info("Dataset '{}': {} was committed before; acknowledged", batch.dataset(), batch);
-      } else {
-        LOG.info("Dataset '{}': committed {} as version {}", batch.dataset(), batch, result.version());
+      Map<String, Long> versions = new TreeMap<>();
+      List<CommitRequest<FileBatch>> acknowledged = new ArrayList<>();
+      for (CommitRequest<FileBatch> request : ordered) {
+        FileBatch batch = request.getCommittable();
+        CommitLog commitLog = log(batch.dataset());
+        CommitResult result = commitLog.commit(toCommitRequest(batch, commitLog));
+        long version = result.version();
+        if (result.alreadyCommitted()) {
+          LOG.info("Dataset '{}': {} was committed before; acknowledged", batch.dataset(), batch);
+          acknowledged.add(request);
+          if (cube != null) {
+            long found = CubeVersions.versionOf(store, batch.dataset(), batch.writerId(), batch.checkpointId(),
+                result.version(), MAX_ENTRIES_SEARCHED);
+            version = found >= 0 ? found : result.version();
+          }
+        } else {
+          LOG.info("Dataset '{}': committed {} as version {}", batch.dataset(), batch, result.version());
+        }
+        if (cube != null) {
+          versions.put(CubeNames.parse(batch.dataset()).datasetId(), version);
+        }
       }
-      long published = publisher.publish(commitLog);
-      metrics.committed(published, (System.nanoTime() - start) / 1_000_000);
-      if (result.alreadyCommitted()) {
-        request.signalAlreadyCommitted();
+      if (cube != null) {
+        CubeCommitLog.Record record = CubeCommitLog.of(store, cube.name())
+            .record(first.writerId(), first.checkpointId(), versions);
+        LOG.info("Cube '{}': checkpoint {} of writer {} committed {} (cube log version {})", cube.name(),
+            first.checkpointId(), first.writerId(), versions, record.version());
       }
+      for (CommitRequest<FileBatch> request : ordered) {
+        long published = publisher.publish(logs.get(request.getCommittable().dataset()));
+        metrics.committed(published, (System.nanoTime() - start) / 1_000_000);
+      }
+      acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
     } catch (ValidationException | CorruptDatasetException e) {
       throw new SuppressRestartsException(e);
     } catch (IOException | KtkException e) {
-      LOG.warn("Dataset '{}': cannot commit {} (attempt {}); retrying", batch.dataset(), batch,
-          request.getNumberOfRetries() + 1, e);
+      LOG.warn("Cannot commit checkpoint {} ({}; attempt {}); retrying", first.checkpointId(),
+          ordered.stream().map(r -> r.getCommittable().toString()).toList(), retries + 1, e);
       reset();
-      request.retryLater();
+      ordered.forEach(CommitRequest::retryLater);
       return false;
     }
   }
 
   /** The change a batch makes (the name {@code CommitRequest} is Flink's here). */
-  private io.ktk.flink.state.commit.CommitRequest toCommitRequest(FileBatch batch) {
+  private io.ktk.flink.state.commit.CommitRequest toCommitRequest(FileBatch batch, CommitLog log) {
+    KartothekSinkConfig config = configs.get(batch.dataset());
+    if (config == null) {
+      throw new IllegalStateException("Cannot commit " + batch + ": this sink writes " + configs.keySet());
+    }
     var change = config.writeMode() == WriteMode.REPLACE_PARTITIONS
         ? io.ktk.flink.state.commit.CommitRequest.replacePartitions(batch.partitionColumns(), batch.schema(),
             batch.files(), batch.partitions())
         : io.ktk.flink.state.commit.CommitRequest.append(batch.partitionColumns(), batch.schema(), batch.files());
-    return change
+    change = change
         .withIndex(batch.indexColumns(), batch.index())
         .withWriter(batch.writerId(), batch.checkpointId());
+    if (cube == null) {
+      return change;
+    }
+    Map<String, JsonNode> metadata = new TreeMap<>(
+        CubeMetadataKeys.datasetMetadata(cube, CubeNames.parse(batch.dataset()).datasetId()));
+    metadata.entrySet().removeIf(key -> key.getValue().equals(log.state().metadata().get(key.getKey())));
+    return change.withMetadata(metadata).withCubeTransaction(cube.name());
   }
 
-  private CommitLog log() throws IOException {
-    if (log == null) {
-      store = config.store().open();
-      log = CommitLog.open(store, config.dataset(), CommitLogOptions.DEFAULTS);
+  private CommitLog log(String dataset) throws IOException {
+    if (store == null) {
+      store = storeFactory.open();
       publisher = new PlateauPublisher();
+    }
+    CommitLog log = logs.get(dataset);
+    if (log == null) {
+      log = CommitLog.open(store, dataset, CommitLogOptions.DEFAULTS);
+      logs.put(dataset, log);
     }
     return log;
   }
 
-  /** After a failure, the next attempt reads the log afresh. */
+  /** After a failure, the next attempt reads the logs afresh. */
   private void reset() {
     try {
       close();
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Cannot close the store of dataset '{}'", config.dataset(), e);
+      LOG.warn("Cannot close the store of {}", configs.keySet(), e);
     }
   }
 
   @Override
   public void close() throws IOException {
-    log = null;
+    logs.clear();
     publisher = null;
     if (store != null) {
       ObjectStore closing = store;

@@ -7,29 +7,23 @@ import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
-import io.ktk.flink.state.metadata.PartitionLabel;
-import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +32,17 @@ import org.slf4j.LoggerFactory;
  * values into that partition's columnar buffer, writes the largest buffers as Parquet part files
  * whenever the buffers together exceed the memory budget, and at every checkpoint (and at end of
  * input) writes all buffers and hands the files written since the last checkpoint to the
- * committer as one {@link FileBatch}.
+ * committer as one {@link FileBatch} per dataset.
  *
- * <p>At start it reads the dataset's committed state and fails the job, without restarts, when
- * the declared row type, partition columns or index columns do not fit it ({@link
- * DatasetContract}). A record that breaks a rule ({@link RecordValidator}) fails the job the same
- * way; the dead-letter policy filters such records out before they reach the writer.
+ * <p>One writer may write several datasets (the datasets of a cube): a {@link DatasetRouting}
+ * says which dataset each record belongs to; each dataset has its own buffers and rules ({@link
+ * DatasetWriter}), and all share the memory budget and the writer id.
+ *
+ * <p>At start it reads the datasets' committed states and fails the job, without restarts, when
+ * the declared row type, partition columns or index columns do not fit them ({@link
+ * DatasetContract}, and the cube's rules for a cube). A record that breaks a rule ({@link
+ * RecordValidator}) fails the job the same way; the dead-letter policy filters such records out
+ * before they reach the writer.
  *
  * <p>Part files are invisible until their batch is committed. Files of a failed attempt that
  * were not handed on are deleted on close where possible; what remains is unreferenced and
@@ -56,49 +55,81 @@ public final class KartothekWriter
   private static final int MAX_RETAINED_PARTITIONS = 4096;
   private static final int MAX_RECORD_TEXT = 1000;
 
-  private final KartothekSinkConfig config;
+  /** Which dataset of the writer a record belongs to, and the record as that dataset declares it. */
+  public interface DatasetRouting {
+    /** The dataset's position in the writer's list. */
+    int dataset(RowData record);
+
+    /** The record as a row of the dataset's row type (may be a reused view). */
+    RowData row(int dataset, RowData record);
+  }
+
+  /** Checks the sink against the committed states at start; returns each dataset's index columns in effect. */
+  @FunctionalInterface
+  public interface StartCheck {
+    List<List<String>> indexColumns(ObjectStore store, List<DatasetState> committed) throws IOException;
+  }
+
   private final ObjectStore store;
   private final String writerId;
-  private final List<String> indexColumns;
-  private final RecordValidator validator;
-  private final DataColumns layout;
+  private final List<DatasetWriter> datasets = new ArrayList<>();
+  private final DatasetRouting routing;
   private final MemoryBudget budget;
-  private final PartFileWriter fileWriter;
-  private final Schema logicalSchema;
-  private final List<PartitionBuffer> buffers = new ArrayList<>();
-  private final List<DataFile> pendingFiles = new ArrayList<>();
-  private final Map<String, Map<Object, Set<String>>> pendingIndex = new LinkedHashMap<>();
   private final WriterMetrics metrics;
+  private final String name;
 
+  /** A writer of one dataset. */
   public KartothekWriter(KartothekSinkConfig config, WriterInitContext context, Collection<WriterState> restored)
       throws IOException {
-    this.config = config;
-    this.store = config.store().open();
+    this(List.of(config), (store, committed) -> List.of(DatasetContract.check(config, committed.get(0))),
+        new DatasetRouting() {
+          @Override
+          public int dataset(RowData record) {
+            return 0;
+          }
+
+          @Override
+          public RowData row(int dataset, RowData record) {
+            return record;
+          }
+        }, context, restored);
+  }
+
+  /** A writer of several datasets that share one writer id, one budget and one commit per checkpoint. */
+  public KartothekWriter(List<KartothekSinkConfig> configs, StartCheck check, DatasetRouting routing,
+      WriterInitContext context, Collection<WriterState> restored) throws IOException {
+    KartothekSinkConfig first = configs.get(0);
+    this.routing = routing;
+    this.name = configs.size() == 1 ? "dataset '" + first.dataset() + "'"
+        : "datasets " + configs.stream().map(KartothekSinkConfig::dataset).toList();
+    this.store = first.store().open();
+    this.budget = new MemoryBudget(first.memoryBudgetBytes());
+    List<List<String>> indexColumns;
     try {
-      DatasetState committed = new LogReader(store, config.dataset()).latestOrPublished();
+      List<DatasetState> committed = new ArrayList<>();
+      Map<String, Long> checkpoints = new HashMap<>();
+      for (KartothekSinkConfig config : configs) {
+        DatasetState state = new LogReader(store, config.dataset()).latestOrPublished();
+        committed.add(state);
+        state.checkpoints().forEach((id, checkpoint) -> checkpoints.merge(id, checkpoint, Math::max));
+      }
       try {
-        this.indexColumns = DatasetContract.check(config, committed);
+        indexColumns = check.indexColumns(store, committed);
       } catch (ValidationException e) {
         throw new SuppressRestartsException(e);
       }
-      this.writerId = writerId(config.dataset(), committed.checkpoints(), restored, context.getRestoredCheckpointId(),
+      this.writerId = writerId(name, checkpoints, restored, context.getRestoredCheckpointId(),
           () -> UUID.randomUUID().toString());
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
     }
-    this.validator = new RecordValidator(config, indexColumns);
-    this.layout = layout(config, indexColumns);
-    this.logicalSchema = config.declaredSchema();
-    this.budget = new MemoryBudget(config.memoryBudgetBytes());
-    ParquetWriteOptions options = ParquetWriteOptions.defaults()
-        .withCompression(config.compression().codec())
-        .withRowGroupSizeBytes(config.rowGroupSizeBytes());
-    this.fileWriter = new PartFileWriter(store, config.dataset(), new Schema(layout.fields()), options);
+    for (int d = 0; d < configs.size(); d++) {
+      datasets.add(new DatasetWriter(configs.get(d), indexColumns.get(d), store, budget));
+    }
     this.metrics = new WriterMetrics(context.metricGroup(), budget::used);
-    LOG.info("Writer {} of dataset '{}' in {} starts (subtask {}, restored checkpoint {})", writerId,
-        config.dataset(), store.url(), context.getTaskInfo().getIndexOfThisSubtask(),
-        context.getRestoredCheckpointId());
+    LOG.info("Writer {} of {} in {} starts (subtask {}, restored checkpoint {})", writerId, name, store.url(),
+        context.getTaskInfo().getIndexOfThisSubtask(), context.getRestoredCheckpointId());
   }
 
   /**
@@ -107,7 +138,7 @@ public final class KartothekWriter
    * restored one: the job was restored from an older checkpoint or savepoint, and the same id
    * would make the log take its new checkpoints for replays of ones it has.
    *
-   * @param committed per writer id, the highest checkpoint the log holds
+   * @param committed per writer id, the highest checkpoint the log holds (over all datasets written)
    */
   static String writerId(String dataset, Map<String, Long> committed, Collection<WriterState> restored,
       OptionalLong restoredCheckpoint, Supplier<String> newId) {
@@ -118,28 +149,11 @@ public final class KartothekWriter
     Long committedUpTo = committed.get(id);
     if (committedUpTo != null && restoredCheckpoint.isPresent() && committedUpTo > restoredCheckpoint.getAsLong()) {
       String fresh = newId.get();
-      LOG.warn("Dataset '{}': writer {} has committed checkpoint {}, but the job restored checkpoint {}; "
+      LOG.warn("{}: writer {} has committed checkpoint {}, but the job restored checkpoint {}; "
           + "continuing as writer {}", dataset, id, committedUpTo, restoredCheckpoint.getAsLong(), fresh);
       return fresh;
     }
     return id;
-  }
-
-  private static DataColumns layout(KartothekSinkConfig config, List<String> indexColumns) {
-    Schema declared = config.declaredSchema();
-    List<Integer> positions = new ArrayList<>();
-    List<LogicalType> types = new ArrayList<>();
-    List<Field> fields = new ArrayList<>();
-    for (int pos = 0; pos < config.rowType().getFieldCount(); pos++) {
-      String column = config.rowType().getFieldNames().get(pos);
-      if (!config.partitionColumns().contains(column)) {
-        positions.add(pos);
-        types.add(config.rowType().getTypeAt(pos));
-        fields.add(declared.getFields().get(pos));
-      }
-    }
-    return new DataColumns(config.dataset(), config.rowType(), positions.stream().mapToInt(Integer::intValue).toArray(),
-        types, fields, indexColumns.stream().mapToInt(config::position).toArray());
   }
 
   /** The id this writer's batches carry. */
@@ -148,36 +162,29 @@ public final class KartothekWriter
   }
 
   @Override
-  public void write(RowData row, Context context) throws IOException {
+  public void write(RowData record, Context context) throws IOException {
     metrics.recordIn();
-    int partition;
+    int d = routing.dataset(record);
+    DatasetWriter dataset = datasets.get(d);
+    RowData row = routing.row(d, record);
     try {
-      partition = validator.check(row);
+      dataset.append(row);
     } catch (ValidationException e) {
       metrics.recordRejected();
-      throw rejected(e, row);
+      throw rejected(dataset, e, row);
     }
-    while (buffers.size() <= partition) {
-      buffers.add(null);
-    }
-    PartitionBuffer buffer = buffers.get(partition);
-    if (buffer == null) {
-      buffer = new PartitionBuffer(validator.router().partition(partition), layout, budget);
-      buffers.set(partition, buffer);
-    }
-    buffer.append(row);
     if (budget.exceeded()) {
       flushLargest();
     }
   }
 
-  private RuntimeException rejected(ValidationException e, RowData row) {
-    String record = validator.render(row);
+  private RuntimeException rejected(DatasetWriter dataset, ValidationException e, RowData row) {
+    String record = dataset.validator().render(row);
     if (record.length() > MAX_RECORD_TEXT) {
       record = record.substring(0, MAX_RECORD_TEXT) + "...";
     }
-    String hint = config.validationPolicy() == ValidationPolicy.DEAD_LETTER
-        ? "; the sink has the DEAD_LETTER policy but was not added with KartothekSink.addTo(stream), which sends"
+    String hint = dataset.config().validationPolicy() == ValidationPolicy.DEAD_LETTER
+        ? "; the sink has the DEAD_LETTER policy but was not added with addTo(stream), which sends"
             + " such records to the dead-letter stream"
         : "";
     String message = e.getMessage() + " (record " + record + ")" + hint;
@@ -190,10 +197,13 @@ public final class KartothekWriter
    */
   private void flushLargest() throws IOException {
     List<PartitionBuffer> bySize = new ArrayList<>();
-    for (PartitionBuffer buffer : buffers) {
-      if (buffer != null && buffer.rows() > 0) {
-        bySize.add(buffer);
-      }
+    List<DatasetWriter> owners = new ArrayList<>();
+    for (DatasetWriter dataset : datasets) {
+      dataset.collectNonEmpty(bySize, owners);
+    }
+    Map<PartitionBuffer, DatasetWriter> owner = new IdentityHashMap<>();
+    for (int i = 0; i < bySize.size(); i++) {
+      owner.put(bySize.get(i), owners.get(i));
     }
     bySize.sort(Comparator.comparingLong(PartitionBuffer::allocatedBytes).reversed());
     long target = budget.limit() - budget.limit() / 4;
@@ -201,24 +211,13 @@ public final class KartothekWriter
       if (budget.used() <= target) {
         return;
       }
-      LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes", config.dataset(),
-          budget.used(), budget.limit(), buffer.partition().path(), buffer.allocatedBytes());
-      flush(buffer);
+      DatasetWriter dataset = owner.get(buffer);
+      LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes",
+          dataset.config().dataset(), budget.used(), budget.limit(), buffer.partition().path(),
+          buffer.allocatedBytes());
+      DataFile file = dataset.flush(buffer);
+      metrics.fileWritten(file.rows(), file.bytes());
     }
-  }
-
-  private void flush(PartitionBuffer buffer) throws IOException {
-    PartitionLabel label = buffer.partition().label().withFileId(PartitionLabel.newFileId());
-    DataFile file = fileWriter.write(buffer, label);
-    pendingFiles.add(file);
-    for (IndexValues index : buffer.indices()) {
-      Map<Object, Set<String>> values = pendingIndex.computeIfAbsent(index.column(), c -> new LinkedHashMap<>());
-      for (Object value : index.values()) {
-        values.computeIfAbsent(FileBatch.mapKey(value), v -> new LinkedHashSet<>()).add(file.label());
-      }
-    }
-    metrics.fileWritten(file.rows(), file.bytes());
-    buffer.release();
   }
 
   @Override
@@ -228,30 +227,15 @@ public final class KartothekWriter
 
   @Override
   public Collection<FileBatch> prepareCommit() throws IOException {
-    for (PartitionBuffer buffer : buffers) {
-      if (buffer != null && buffer.rows() > 0) {
-        flush(buffer);
-      }
+    List<FileBatch> batches = new ArrayList<>();
+    for (DatasetWriter dataset : datasets) {
+      dataset.prepareCommit(writerId, MAX_RETAINED_PARTITIONS, file -> metrics.fileWritten(file.rows(), file.bytes()))
+          .ifPresent(batch -> {
+            LOG.debug("Dataset '{}': writer {} hands on {}", batch.dataset(), writerId, batch);
+            batches.add(batch);
+          });
     }
-    if (validator.router().size() > MAX_RETAINED_PARTITIONS) {
-      validator.router().clear();
-      buffers.clear();
-    }
-    if (pendingFiles.isEmpty()) {
-      return List.of();
-    }
-    Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
-    pendingIndex.forEach((column, values) -> {
-      Map<Object, List<String>> labels = new LinkedHashMap<>();
-      values.forEach((value, valueLabels) -> labels.put(FileBatch.fromMapKey(value), List.copyOf(valueLabels)));
-      index.put(column, labels);
-    });
-    FileBatch batch = new FileBatch(config.dataset(), writerId, -1, logicalSchema, config.partitionColumns(),
-        indexColumns, pendingFiles, index);
-    pendingFiles.clear();
-    pendingIndex.clear();
-    LOG.debug("Dataset '{}': writer {} hands on {}", config.dataset(), writerId, batch);
-    return List.of(batch);
+    return batches;
   }
 
   @Override
@@ -262,15 +246,15 @@ public final class KartothekWriter
   @Override
   public void close() throws IOException {
     try {
-      for (DataFile file : pendingFiles) {
-        try {
-          store.delete(file.key(config.dataset()));
-        } catch (IOException | RuntimeException e) {
-          LOG.warn("Cannot delete the uncommitted part file {}; garbage collection will", file.key(config.dataset()),
-              e);
+      for (DatasetWriter dataset : datasets) {
+        for (String key : dataset.pendingKeys()) {
+          try {
+            store.delete(key);
+          } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot delete the uncommitted part file {}; garbage collection will", key, e);
+          }
         }
       }
-      pendingFiles.clear();
     } finally {
       store.close();
     }

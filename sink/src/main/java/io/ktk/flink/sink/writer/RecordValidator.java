@@ -16,7 +16,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * refused, with a {@link ValidationException} naming dataset, column, value and rule, when
  *
  * <ul>
- *   <li>a partition or index column is null (Kartothek's key rule, {@link KeyColumns});
+ *   <li>a partition, dimension or index column is null (Kartothek's key rule, {@link KeyColumns});
  *   <li>a timestamp, also one inside a list or struct, has a sub-microsecond part or lies
  *       outside the microsecond range ({@link TimestampCoercion});
  *   <li>its partition values cannot form a partition label ({@link PartitionRouter}).
@@ -51,9 +51,15 @@ public final class RecordValidator {
       positions.add(config.position(column));
       roles.add(KeyColumns.Role.PARTITION);
     }
-    for (String column : indexColumns) {
+    for (String column : config.dimensionColumns()) {
       positions.add(config.position(column));
-      roles.add(KeyColumns.Role.INDEX);
+      roles.add(KeyColumns.Role.DIMENSION);
+    }
+    for (String column : indexColumns) {
+      if (!config.dimensionColumns().contains(column)) {
+        positions.add(config.position(column));
+        roles.add(KeyColumns.Role.INDEX);
+      }
     }
     this.keyPositions = positions.stream().mapToInt(Integer::intValue).toArray();
     this.keyRoles = roles.toArray(KeyColumns.Role[]::new);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.metadata.CubeNames;
@@ -13,7 +14,9 @@ import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -33,21 +36,23 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
   }
 
   /**
-   * The latest version of every dataset of cube {@code cube} in {@code store} (datasets found by
-   * their published metadata, {@code <cube>++<id>.by-dataset-metadata.*}).
+   * The latest versions of the datasets of cube {@code cube} in {@code store} that a reader may see
+   * together (datasets found by their published metadata, {@code <cube>++<id>.by-dataset-metadata.*}):
+   * a dataset's versions that belong to a cube transaction not yet recorded in the cube's log are
+   * left out, so a checkpoint that a job wrote to several datasets is seen in all of them or in none
+   * ({@link CubeVersions}).
    *
    * @throws NoSuchDatasetException when the store holds no dataset of the cube
    * @throws ValidationException when the datasets do not mark exactly one seed
    */
   public static CubeSnapshot latest(ObjectStore store, String cube) throws IOException {
     requireNonNull(store, "store is null");
-    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    List<String> ids = new ArrayList<>();
     for (String uuid : DatasetKeys.discoverDatasetUuids(store, CubeNames.uuidPrefix(cube))) {
-      var id = CubeNames.datasetId(cube, uuid);
-      if (id.isPresent()) {
-        datasets.put(id.get(), DatasetSnapshot.latest(store, uuid));
-      }
+      CubeNames.datasetId(cube, uuid).ifPresent(ids::add);
     }
+    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    CubeVersions.latest(store, cube, ids).forEach((id, state) -> datasets.put(id, DatasetSnapshot.of(store, state)));
     return of(cube, datasets);
   }
 

@@ -90,7 +90,8 @@ final class CommitPlanner {
         request.files(),
         removed,
         request.index(),
-        request.metadata());
+        request.metadata(),
+        request.cubeTransaction());
   }
 
   private static void checkColumnsExist(String dataset, Schema schema, List<String> columns, String role) {

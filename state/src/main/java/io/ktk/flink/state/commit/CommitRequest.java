@@ -21,6 +21,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     files are added
  * @param replacedPartitions physical partitions ({@code p=1/q=a}) whose files are removed; only for
  *     REPLACE_PARTITIONS
+ * @param cubeTransaction with a writer id and checkpoint id: the cube whose transaction this commit
+ *     is part of ({@link CubeCommitLog}), or null
  */
 public record CommitRequest(
     Operation operation,
@@ -32,7 +34,8 @@ public record CommitRequest(
     List<DataFile> files,
     Set<String> replacedPartitions,
     Map<String, Map<Object, List<String>>> index,
-    Map<String, JsonNode> metadata) {
+    Map<String, JsonNode> metadata,
+    String cubeTransaction) {
 
   public CommitRequest {
     requireNonNull(operation, "operation is null");
@@ -56,6 +59,17 @@ public record CommitRequest(
     if (!files.isEmpty() && schema == null) {
       throw new IllegalArgumentException("files are added without the schema they were validated against");
     }
+    if (cubeTransaction != null && checkpointId.isEmpty()) {
+      throw new IllegalArgumentException("a cube transaction needs a writer id and a checkpoint id");
+    }
+  }
+
+  /** A request that is no part of a cube transaction. */
+  public CommitRequest(Operation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
+      List<String> indexColumns, Schema schema, List<DataFile> files, Set<String> replacedPartitions,
+      Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
+    this(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files, replacedPartitions, index,
+        metadata, null);
   }
 
   /** An append of {@code files}, with the layout used if the dataset does not exist yet. */
@@ -85,16 +99,22 @@ public record CommitRequest(
 
   public CommitRequest withWriter(String writerId, long checkpointId) {
     return new CommitRequest(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.of(checkpointId),
-        partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata);
+        partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata, cubeTransaction);
+  }
+
+  /** The same request as part of the transaction {@code (writerId, checkpointId)} of cube {@code cube}. */
+  public CommitRequest withCubeTransaction(String cube) {
+    return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
+        replacedPartitions, index, metadata, requireNonNull(cube, "cube is null"));
   }
 
   public CommitRequest withIndex(List<String> indexColumns, Map<String, Map<Object, List<String>>> index) {
     return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
-        replacedPartitions, index, metadata);
+        replacedPartitions, index, metadata, cubeTransaction);
   }
 
   public CommitRequest withMetadata(Map<String, JsonNode> metadata) {
     return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
-        replacedPartitions, index, metadata);
+        replacedPartitions, index, metadata, cubeTransaction);
   }
 }

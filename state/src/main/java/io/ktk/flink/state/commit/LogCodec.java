@@ -46,6 +46,9 @@ final class LogCodec {
       root.put("writer_id", entry.writerId());
     }
     entry.checkpointId().ifPresent(id -> root.put("checkpoint_id", id));
+    if (entry.cubeTransaction() != null) {
+      root.put("cube_transaction", entry.cubeTransaction());
+    }
     root.put("operation", entry.operation().jsonName());
     if (!entry.partitionKeys().isEmpty() || entry.operation() == Operation.CREATE
         || entry.operation() == Operation.ADOPT) {
@@ -107,10 +110,27 @@ final class LogCodec {
           readFiles(root, "add", location),
           strings(root.get("remove"), location),
           readIndices(root.get("index"), indexSchema, location),
-          metadata);
+          metadata,
+          root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null);
     } catch (IllegalArgumentException e) {
       throw corrupt(location, e.getMessage());
     }
+  }
+
+  /** The fields of an entry that say who wrote it, read without decoding the rest. */
+  record Header(String writerId, OptionalLong checkpointId, String cubeTransaction) {}
+
+  /**
+   * Writer id, checkpoint id and {@code cube_transaction} of an entry: a cube reader looks only at
+   * these fields of the entries after the versions the cube log records.
+   */
+  static Header readHeader(byte[] data, String location) {
+    JsonNode root = parse(data, location);
+    checkFormat(root, ENTRY_FORMAT, location);
+    return new Header(
+        root.hasNonNull("writer_id") ? root.get("writer_id").asText() : null,
+        root.hasNonNull("checkpoint_id") ? OptionalLong.of(root.get("checkpoint_id").asLong()) : OptionalLong.empty(),
+        root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null);
   }
 
   // ---------------------------------------------------------------- snapshots

@@ -18,6 +18,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param schema the committed schema after this version, when it changed, else null
  * @param index per index column, per value, the labels added
  * @param metadata user or cube metadata keys set by this version
+ * @param cubeTransaction the cube whose transaction {@code (writerId, checkpointId)} this entry is
+ *     part of, or null: cube readers see the entry only once the cube's log records the transaction
+ *     ({@link CubeCommitLog})
  */
 public record LogEntry(
     long version,
@@ -31,7 +34,8 @@ public record LogEntry(
     List<DataFile> added,
     List<String> removed,
     Map<String, Map<Object, List<String>>> index,
-    Map<String, JsonNode> metadata) {
+    Map<String, JsonNode> metadata,
+    String cubeTransaction) {
 
   public LogEntry {
     if (version < 0) {
@@ -49,6 +53,17 @@ public record LogEntry(
     if (checkpointId.isPresent() && writerId == null) {
       throw new IllegalArgumentException("a checkpoint id needs a writer id");
     }
+    if (cubeTransaction != null && checkpointId.isEmpty()) {
+      throw new IllegalArgumentException("a cube transaction needs a writer id and a checkpoint id");
+    }
+  }
+
+  /** An entry that is no part of a cube transaction. */
+  public LogEntry(long version, Instant timestamp, String writerId, OptionalLong checkpointId, Operation operation,
+      List<String> partitionKeys, List<String> indexColumns, Schema schema, List<DataFile> added,
+      List<String> removed, Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
+    this(version, timestamp, writerId, checkpointId, operation, partitionKeys, indexColumns, schema, added, removed,
+        index, metadata, null);
   }
 
   /** Whether this entry was written by {@code writerId} for {@code checkpointId}. */

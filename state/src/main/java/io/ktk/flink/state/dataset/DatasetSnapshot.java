@@ -59,6 +59,16 @@ public final class DatasetSnapshot {
     return new DatasetSnapshot(store, state);
   }
 
+  /** The dataset at the version {@code state} is at (a state read or pinned by the caller, e.g. {@code CubeVersions}). */
+  public static DatasetSnapshot of(ObjectStore store, DatasetState state) {
+    requireNonNull(store, "store is null");
+    if (!state.exists()) {
+      throw new NoSuchDatasetException("Cannot read dataset '" + state.uuid() + "' in " + store.url()
+          + ": the state given has no version");
+    }
+    return new DatasetSnapshot(store, state.copy());
+  }
+
   /** Version {@code version} of dataset {@code uuid}, which must exist. */
   public static DatasetSnapshot at(ObjectStore store, String uuid, long version) throws IOException {
     DatasetState state = new LogReader(store, uuid).at(version);

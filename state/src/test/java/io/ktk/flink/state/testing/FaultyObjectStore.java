@@ -15,7 +15,9 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   private final AtomicInteger putIfAbsentFailures = new AtomicInteger();
   private volatile When putIfAbsentWhen = When.BEFORE;
+  private volatile String putIfAbsentPrefix = "";
   private final AtomicInteger getFailures = new AtomicInteger();
+  private volatile String getPrefix = "";
 
   public FaultyObjectStore(ObjectStore delegate) {
     super(delegate);
@@ -23,13 +25,25 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   /** The next {@code count} calls of putIfAbsent fail, {@code when} says before or after writing. */
   public FaultyObjectStore failPutIfAbsent(int count, When when) {
+    return failPutIfAbsent(count, when, "");
+  }
+
+  /** The next {@code count} calls of putIfAbsent of a key starting with {@code keyPrefix} fail. */
+  public FaultyObjectStore failPutIfAbsent(int count, When when, String keyPrefix) {
     putIfAbsentWhen = when;
+    putIfAbsentPrefix = keyPrefix;
     putIfAbsentFailures.set(count);
     return this;
   }
 
   /** The next {@code count} calls of get fail before reading. */
   public FaultyObjectStore failGet(int count) {
+    return failGet(count, "");
+  }
+
+  /** The next {@code count} calls of get of a key starting with {@code keyPrefix} fail before reading. */
+  public FaultyObjectStore failGet(int count, String keyPrefix) {
+    getPrefix = keyPrefix;
     getFailures.set(count);
     return this;
   }
@@ -41,7 +55,7 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   @Override
   public byte[] get(String key) throws IOException {
-    if (take(getFailures)) {
+    if (key.startsWith(getPrefix) && take(getFailures)) {
       throw new IOException("injected failure: get " + key);
     }
     return delegate.get(key);
@@ -52,7 +66,7 @@ public final class FaultyObjectStore extends ForwardingObjectStore {
 
   @Override
   public boolean putIfAbsent(String key, byte[] data) throws IOException {
-    if (take(putIfAbsentFailures)) {
+    if (key.startsWith(putIfAbsentPrefix) && take(putIfAbsentFailures)) {
       if (putIfAbsentWhen == When.AFTER) {
         delegate.putIfAbsent(key, data);
       }
