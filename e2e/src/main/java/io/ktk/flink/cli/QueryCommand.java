@@ -85,6 +85,10 @@ final class QueryCommand extends StoreCommand {
       description = "Use only these datasets of the cube (the seed is always used); default: all.")
   List<String> datasets;
 
+  @Option(names = "--limit", paramLabel = "N",
+      description = "Print at most N rows (the first ones, in the query's order); reading stops there.")
+  Long limit;
+
   @Option(names = "--format", paramLabel = "csv|jsonl|table", defaultValue = "csv",
       description = "Output format: csv (default), jsonl or table.")
   Format format;
@@ -94,6 +98,10 @@ final class QueryCommand extends StoreCommand {
     if (!CubeNames.isValidName(cube)) {
       throw new ParameterException(spec.commandLine(), "Invalid value for option '--cube': '" + cube
           + "' is not a cube name (allowed: A-Z a-z 0-9 + - _, no '++', no leading or trailing '+')");
+    }
+    if (limit != null && limit < 0) {
+      throw new ParameterException(spec.commandLine(), "Invalid value for option '--limit': " + limit
+          + " is negative");
     }
   }
 
@@ -123,11 +131,15 @@ final class QueryCommand extends StoreCommand {
     PrintWriter out = out();
     RowSink sink = format == Format.TABLE ? new TableSink(output) : new StreamSink(out, output);
     long partitions = plan.groups().stream().mapToLong(group -> group.partitions().size()).sum();
+    long left = limit == null ? Long.MAX_VALUE : limit;
     try (Progress progress = progress("reading partitions", partitions)) {
       read:
       for (QueryGroup group : plan.groups()) {
         for (GroupPartition partition : group.partitions()) {
           for (List<Object> row : reader.read(group, partition)) {
+            if (left-- <= 0) {
+              break read;
+            }
             if (!sink.write(row.toArray())) {
               break read; // the reader of stdout went away: stop quietly
             }

@@ -126,6 +126,16 @@ class QueryCommandTest {
   }
 
   @Test
+  void limitPrintsTheFirstRowsInQueryOrder() {
+    KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "part,P", "--limit", "3");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("part,P\r\n0,2\r\n0,6\r\n1,1\r\n");
+    assertThat(ktk("query", "--store", url, "--cube", "ex1", "--limit", "0").out()).isEqualTo("part,P,OK,PRED,SCHED\r\n");
+    assertThat(ktk("query", "--store", url, "--cube", "ex1", "--limit", "-1").exitCode()).isEqualTo(Ktk.USAGE);
+  }
+
+  @Test
   void partitionByAnIndexedColumnGroupsTheRowsByItsValues() {
     KtkRun run = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,part", "--partition-by", "P",
         "--where", "P >= 2");
