@@ -170,7 +170,8 @@ final class IngestCommand extends StoreCommand {
     boolean stdin = input == null || input.equals("-");
     String inputName = stdin ? "stdin" : input;
     Path dir = checkpointDir == null ? null : checkpointDir.toAbsolutePath();
-    IngestManifest asked = new IngestManifest(1, store.url, dataset,
+    // A directory URL with or without its trailing slash names the same store.
+    IngestManifest asked = new IngestManifest(1, opened.url().replaceAll("/+$", ""), dataset,
         stdin ? "-" : Path.of(input).toAbsolutePath().toString(), stdin ? 0 : Files.size(Path.of(input)),
         format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false);
 
@@ -253,12 +254,12 @@ final class IngestCommand extends StoreCommand {
     }
 
     long rejected = parts == null ? 0 : DeadLetterSink.collect(parts, deadLetterFile);
+    long read = inputFile.countRecords(format);
     if (dir != null) {
       manifest.withFinished().save(dir);
       deleteTree(dir.resolve("checkpoints"));
       Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
     }
-    long read = inputFile.countRecords(format);
     DatasetState state = new LogReader(opened, dataset).latest();
     long committed = state.files().values().stream().mapToLong(DataFile::rows).sum() - manifest.rowsBefore();
     PrintWriter out = out();
@@ -317,9 +318,20 @@ final class IngestCommand extends StoreCommand {
     if (!Files.exists(root)) {
       return;
     }
-    try (var paths = Files.walk(root)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
+    // Flink may still be discarding the checkpoints of the finished job: what vanishes meanwhile is fine.
+    for (int attempt = 0; Files.exists(root); attempt++) {
+      try (var paths = Files.walk(root)) {
+        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(path);
+        }
+      } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
+        if (attempt == 10) {
+          throw e;
+        }
+      } catch (java.io.UncheckedIOException e) {
+        if (attempt == 10) {
+          throw e.getCause();
+        }
       }
     }
   }

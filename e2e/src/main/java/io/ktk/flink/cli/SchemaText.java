@@ -24,11 +24,12 @@ final class SchemaText {
   static RowType parse(String text) {
     LogicalType type;
     try {
-      type = LogicalTypeParser.parse("ROW<" + text + ">", SchemaText.class.getClassLoader());
+      type = LogicalTypeParser.parse("ROW<" + quoteNames(text) + ">", SchemaText.class.getClassLoader());
     } catch (RuntimeException e) {
-      // Flink's message names the position in our wrapped text; shift it back by "ROW<".
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      int input = message.indexOf("\n Input type string:");
       throw new IllegalArgumentException("'" + text + "' is not a list of columns with Flink SQL types ("
-          + shiftPositions(e.getMessage()) + ")");
+          + (input >= 0 ? message.substring(0, input) : message).strip() + ")");
     }
     if (!(type instanceof RowType rowType) || rowType.getFieldCount() == 0) {
       throw new IllegalArgumentException("'" + text + "' declares no columns");
@@ -54,17 +55,48 @@ final class SchemaText {
     }
   }
 
-  private static String shiftPositions(String message) {
-    if (message == null) {
-      return "unknown error";
+  /**
+   * Puts the top-level column names in backticks, so that names which are SQL keywords ({@code day},
+   * {@code date}, {@code value}) need no quoting on the command line. Only the names are touched;
+   * the types go to Flink's parser as written (names inside ROW types follow Flink's rules).
+   */
+  static String quoteNames(String text) {
+    StringBuilder quoted = new StringBuilder();
+    int depth = 0;
+    boolean atName = true;
+    char quote = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (quote != 0) {
+        quoted.append(c);
+        if (c == quote) {
+          quote = 0;
+        }
+        continue;
+      }
+      if (atName && !Character.isWhitespace(c)) {
+        atName = false;
+        if (c != '`' && (Character.isLetter(c) || c == '_')) {
+          int end = i;
+          while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
+            end++;
+          }
+          quoted.append('`').append(text, i, end).append('`');
+          i = end - 1;
+          continue;
+        }
+      }
+      if (c == '`' || c == '\'') {
+        quote = c;
+      } else if (c == '<' || c == '(') {
+        depth++;
+      } else if (c == '>' || c == ')') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        atName = true;
+      }
+      quoted.append(c);
     }
-    java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("at position (\\d+)").matcher(message);
-    StringBuilder shifted = new StringBuilder();
-    while (matcher.find()) {
-      int position = Math.max(0, Integer.parseInt(matcher.group(1)) - "ROW<".length());
-      matcher.appendReplacement(shifted, "at position " + position);
-    }
-    matcher.appendTail(shifted);
-    return shifted.toString();
+    return quoted.toString();
   }
 }

@@ -12,7 +12,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param offset the byte offset where the next record starts
  * @param line the line number where the next record starts (1-based)
  */
-public record TextFileSplit(String path, long offset, long line) implements SourceSplit {
+public record TextFileSplit(String path, long offset, long line) implements SourceSplit, java.io.Serializable {
   public TextFileSplit {
     requireNonNull(path, "path is null");
     if (offset < 0 || line < 1) {
