@@ -45,7 +45,7 @@ final class SchemaText {
 
   private static void checkResolved(LogicalType type) {
     if (type instanceof UnresolvedUserDefinedType unresolved) {
-      throw new IllegalArgumentException("'" + unresolved.getUnresolvedIdentifier().asSummaryString()
+      throw new IllegalArgumentException("'" + unresolved.getUnresolvedIdentifier().getObjectName()
           + "' is not a type (types: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), "
           + "CHAR(n), VARCHAR(n), STRING, BINARY(n), VARBINARY(n), BYTES, DATE, TIME(p), TIMESTAMP(p), "
           + "TIMESTAMP_LTZ(p), ARRAY<t>, ROW<name t, ...>)");
