@@ -80,8 +80,15 @@ final class TextFileReader implements SourceReader<InputRecord, TextFileSplit> {
     return state;
   }
 
+  /**
+   * Done while there is something to read or to report; Flink also asks between records (when its
+   * output was briefly full), and a future that is not done then would stall the reader for good.
+   */
   @Override
   public CompletableFuture<Void> isAvailable() {
+    if (reader != null || !splits.isEmpty() || noMoreSplits) {
+      return CompletableFuture.completedFuture(null);
+    }
     return available;
   }
 
