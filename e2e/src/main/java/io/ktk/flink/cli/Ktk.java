@@ -46,6 +46,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       StatsCommand.class,
       ReadCommand.class,
       QueryCommand.class,
+      IngestCommand.class,
       ValidateCommand.class,
       GcCommand.class,
       IndexCommand.class,

@@ -32,10 +32,15 @@ public class Progress implements AutoCloseable {
 
   /** One more step is done. */
   public void step() {
+    set(done + 1);
+  }
+
+  /** {@code value} steps are done. */
+  public void set(long value) {
     if (err == null) {
       return;
     }
-    done++;
+    done = value;
     long now = System.nanoTime();
     if (now - lastDrawn >= REDRAW_NANOS || done == total) {
       lastDrawn = now;

@@ -1,0 +1,351 @@
+package io.ktk.flink.cli;
+
+import io.ktk.flink.ingest.IngestJob;
+import io.ktk.flink.ingest.IngestManifest;
+import io.ktk.flink.ingest.IngestTarget;
+import io.ktk.flink.ingest.InputFile;
+import io.ktk.flink.ingest.InputFormat;
+import io.ktk.flink.ingest.InvalidValueException;
+import io.ktk.flink.ingest.RecordParser;
+import io.ktk.flink.ingest.RetainedCheckpoints;
+import io.ktk.flink.ingest.deadletter.DeadLetterSink;
+import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.DatasetKeys;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.table.types.logical.RowType;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code ktk ingest}: streams the records of a file (or stdin) through the Kartothek sink on an
+ * embedded Flink into a dataset, exactly once, and resumes after a crash from the checkpoints
+ * retained in {@code --checkpoint-dir}. The job itself is {@link IngestJob}; this class checks the
+ * command line, prepares input and checkpoint directory, and prints the summary.
+ */
+@Command(
+    name = "ingest",
+    sortOptions = false,
+    description = {
+      "Streams records from a file or stdin through the Kartothek sink on an embedded Flink into a dataset, "
+          + "exactly once: each checkpoint commits one version.",
+      "With --checkpoint-dir, checkpoints are retained there, and the same command started again after a crash "
+          + "resumes from the latest one instead of starting over (stdin is spooled into that directory first, "
+          + "so a resumed run does not read stdin again). A directory of an ingest that finished is refused."
+    },
+    footer = {
+      "",
+      "--schema takes Flink SQL types: 'id BIGINT NOT NULL, p STRING, amount DECIMAL(10, 2), day DATE, "
+          + "ts TIMESTAMP(6), tags ARRAY<STRING>, pos ROW<x DOUBLE, y DOUBLE>'.",
+      "",
+      "JSON lines: one object per line, fields by column name (missing ones are null). CSV: RFC 4180 with a "
+          + "header row naming the columns; an empty field is null, \"\" an empty string. Values as 'ktk read' "
+          + "prints them: numbers, true/false, '2024-01-02', '2024-01-02T03:04:05.123456', zoned timestamps with "
+          + "Z or an offset, decimals as numbers or strings, binary in base64, arrays and rows as JSON.",
+      "",
+      "A record that cannot be parsed or converted, or that the dataset refuses (e.g. a null partition value), "
+          + "ends the ingest with exit code 1 naming its line (--on-invalid fail), or goes with its reason to the "
+          + "dead-letter file as a JSON line (--on-invalid dead-letter). The summary counts records read, "
+          + "committed and rejected.",
+      "",
+      "Example:",
+      "  ktk ingest --store file:///data --dataset events --schema 'id BIGINT, day DATE, c STRING' \\",
+      "      --partition-on day --index-on c --input events.jsonl --checkpoint-dir /var/tmp/events-ingest"
+    })
+final class IngestCommand extends StoreCommand {
+  enum OnInvalid { FAIL, DEAD_LETTER }
+
+  @Option(names = "--dataset", required = true, paramLabel = "UUID", description = "The dataset's uuid.")
+  String dataset;
+
+  @Option(names = "--schema", required = true, paramLabel = "COLUMNS",
+      description = "The columns and their Flink SQL types, e.g. 'a BIGINT, p STRING'.")
+  String schema;
+
+  @Option(names = "--partition-on", split = ",", paramLabel = "COL", description = "Partition columns, in order.")
+  List<String> partitionOn = List.of();
+
+  @Option(names = "--index-on", split = ",", paramLabel = "COL", description = "Columns to keep a secondary index of.")
+  List<String> indexOn = List.of();
+
+  @Option(names = "--input", paramLabel = "FILE", description = "The input file (default: stdin; '-' is stdin too).")
+  String input;
+
+  @Option(names = "--format", paramLabel = "jsonl|csv", defaultValue = "jsonl",
+      description = "Input format: jsonl (default) or csv.")
+  InputFormat format;
+
+  @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "1s",
+      converter = DurationConverter.class, description = "Checkpoint (and commit) interval (default: ${DEFAULT-VALUE}).")
+  Duration checkpointInterval;
+
+  @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+      description = "Retain checkpoints here and resume from the latest one when started again.")
+  Path checkpointDir;
+
+  @Option(names = "--parallelism", paramLabel = "N", description = "Parse and write parallelism (default: the "
+      + "number of cores).")
+  Integer parallelism;
+
+  @Option(names = "--on-invalid", paramLabel = "fail|dead-letter", defaultValue = "fail",
+      converter = OnInvalidConverter.class,
+      description = "What an invalid record does: fail (default) ends the ingest; dead-letter writes it to the "
+          + "dead-letter file.")
+  OnInvalid onInvalid;
+
+  @Option(names = "--dead-letter", paramLabel = "FILE", description = "The dead-letter file, appended to (default: "
+      + "<dataset>.dead-letters.jsonl in the current directory).")
+  Path deadLetter;
+
+  /** Test hook: lines where the job fails once, to exercise restarts from checkpoints. */
+  @Option(names = "--inject-failures-at", hidden = true, split = ",")
+  Set<Long> injectFailuresAt = Set.of();
+
+  private RowType rowType;
+
+  @Override
+  void checkUsage() {
+    if (!DatasetKeys.isValidUuid(dataset)) {
+      throw usage("Invalid value for option '--dataset': '" + dataset
+          + "' is not a dataset uuid (allowed: A-Z a-z 0-9 + - _)");
+    }
+    try {
+      rowType = SchemaText.parse(schema);
+    } catch (IllegalArgumentException e) {
+      throw usage("Invalid value for option '--schema': " + e.getMessage());
+    }
+    checkColumns("--partition-on", partitionOn);
+    checkColumns("--index-on", indexOn);
+    if (input != null && !input.equals("-") && !Files.isRegularFile(Path.of(input))) {
+      throw usage("Invalid value for option '--input': '" + input + "' is not a file");
+    }
+    if (deadLetter != null && onInvalid != OnInvalid.DEAD_LETTER) {
+      throw usage("Option '--dead-letter' needs '--on-invalid dead-letter'");
+    }
+    if (parallelism != null && parallelism < 1) {
+      throw usage("Invalid value for option '--parallelism': " + parallelism + " (at least 1)");
+    }
+    if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
+      throw usage("Invalid value for option '--checkpoint-interval': it must be positive");
+    }
+    if (checkpointDir != null && Files.exists(checkpointDir) && !Files.isDirectory(checkpointDir)) {
+      throw usage("Invalid value for option '--checkpoint-dir': '" + checkpointDir + "' is not a directory");
+    }
+  }
+
+  private void checkColumns(String option, List<String> columns) {
+    for (String column : columns) {
+      if (rowType.getFieldIndex(column) < 0) {
+        throw usage("Invalid value for option '" + option + "': '" + column + "' is not a column of --schema "
+            + "(columns: " + String.join(", ", rowType.getFieldNames()) + ")");
+      }
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The target of the rows; cube options will choose another {@link IngestTarget} here. */
+  private IngestTarget target() {
+    return new IngestTarget.Dataset(store.url, store.options, dataset, rowType, partitionOn, indexOn);
+  }
+
+  @Override
+  int run(ObjectStore opened) throws Exception {
+    IngestTarget target = target();
+    boolean stdin = input == null || input.equals("-");
+    String inputName = stdin ? "stdin" : input;
+    Path dir = checkpointDir == null ? null : checkpointDir.toAbsolutePath();
+    // A directory URL with or without its trailing slash names the same store.
+    IngestManifest asked = new IngestManifest(1, opened.url().replaceAll("/+$", ""), dataset,
+        stdin ? "-" : Path.of(input).toAbsolutePath().toString(), stdin ? 0 : Files.size(Path.of(input)),
+        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false);
+
+    Path temporary = null;
+    Path inputPath;
+    Path restoreFrom = null;
+    IngestManifest manifest = asked;
+    if (dir != null) {
+      manifest = prepareCheckpointDir(dir, asked);
+      restoreFrom = RetainedCheckpoints.latest(dir.resolve("checkpoints")).orElse(null);
+      if (stdin) {
+        inputPath = dir.resolve(IngestManifest.SPOOL);
+        if (!manifest.spooled()) {
+          manifest = manifest.withSpooled(InputFile.spool(System.in, inputPath));
+          manifest.save(dir);
+        }
+      } else {
+        inputPath = Path.of(input);
+        if (Files.size(inputPath) != manifest.inputBytes()) {
+          throw new ValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
+              + Files.size(inputPath) + " bytes now, " + manifest.inputBytes() + " when the ingest started; use "
+              + "another --checkpoint-dir to ingest it anew");
+        }
+      }
+    } else if (stdin) {
+      temporary = Files.createTempFile("ktk-ingest-", ".spool");
+      inputPath = temporary;
+      InputFile.spool(System.in, inputPath);
+    } else {
+      inputPath = Path.of(input);
+    }
+
+    try {
+      return ingest(opened, target, manifest, dir, inputPath, inputName, restoreFrom);
+    } finally {
+      if (temporary != null) {
+        Files.deleteIfExists(temporary);
+      }
+    }
+  }
+
+  private int ingest(ObjectStore opened, IngestTarget target, IngestManifest manifest, Path dir, Path inputPath,
+      String inputName, Path restoreFrom) throws Exception {
+    InputFile inputFile = InputFile.open(inputPath, format, inputName);
+    RecordParser parser;
+    try {
+      parser = format == InputFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
+          : RecordParser.jsonLines(rowType);
+    } catch (InvalidValueException e) {
+      throw new ValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
+    }
+    ValidationPolicy policy = onInvalid == OnInvalid.DEAD_LETTER ? ValidationPolicy.DEAD_LETTER : ValidationPolicy.FAIL;
+    Path deadLetterFile = deadLetter != null ? deadLetter : Path.of(dataset + ".dead-letters.jsonl");
+    Path parts = null;
+    if (policy == ValidationPolicy.DEAD_LETTER) {
+      parts = dir != null ? dir.resolve("dead-letter-parts") : Files.createTempDirectory("ktk-ingest-dead-letters-");
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    IngestJob.Settings settings = new IngestJob.Settings(target, parser, inputFile.start(), inputName,
+        parallelism != null ? parallelism : cores, checkpointInterval, dir == null ? null : dir.resolve("checkpoints"),
+        restoreFrom, policy, parts, new TreeSet<>(injectFailuresAt));
+
+    PrintWriter err = err();
+    if (restoreFrom != null) {
+      err.println("Resuming the ingest from checkpoint " + restoreFrom);
+      err.flush();
+    }
+    DatasetState progressState = new DatasetState(dataset);
+    LogReader log = new LogReader(opened, dataset);
+    try (Progress progress = progress("rows committed", -1)) {
+      IngestJob.run(settings, () -> {
+        try {
+          log.catchUp(progressState);
+          progress.set(progressState.files().values().stream().mapToLong(DataFile::rows).sum()
+              - manifest.rowsBefore());
+        } catch (IOException | RuntimeException e) {
+          // Progress is a courtesy; the job's own outcome decides.
+        }
+      });
+    }
+
+    long rejected = parts == null ? 0 : DeadLetterSink.collect(parts, deadLetterFile);
+    long read = inputFile.countRecords(format);
+    if (dir != null) {
+      manifest.withFinished().save(dir);
+      deleteTree(dir.resolve("checkpoints"));
+      Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
+    }
+    DatasetState state = new LogReader(opened, dataset).latest();
+    long committed = state.files().values().stream().mapToLong(DataFile::rows).sum() - manifest.rowsBefore();
+    PrintWriter out = out();
+    out.println("Ingested " + inputName + " into " + target.describe() + " (version " + state.version() + "): "
+        + read + " records read, " + committed + " committed, " + rejected + " rejected"
+        + (policy == ValidationPolicy.DEAD_LETTER ? " (dead letters in " + deadLetterFile + ")" : "") + ".");
+    out.flush();
+    if (read != committed + rejected) {
+      err.println("Cannot account for every record of " + inputName + ": " + read + " read, but " + committed
+          + " committed and " + rejected + " rejected (did another writer change " + target.describe()
+          + " meanwhile?)");
+      return Ktk.ERROR;
+    }
+    return Ktk.OK;
+  }
+
+  /** The manifest to go on with: the directory's own (same ingest, not finished), or {@code asked}, saved. */
+  private IngestManifest prepareCheckpointDir(Path dir, IngestManifest asked) throws IOException {
+    Optional<IngestManifest> existing = IngestManifest.load(dir);
+    if (existing.isEmpty()) {
+      if (Files.isDirectory(dir)) {
+        try (var entries = Files.list(dir)) {
+          if (entries.findAny().isPresent()) {
+            throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' is not empty and holds no "
+                + IngestManifest.FILE + " of an ingest; give an empty or new directory");
+          }
+        }
+      }
+      asked.save(dir);
+      return asked;
+    }
+    IngestManifest manifest = existing.get();
+    List<String> differences = manifest.differences(asked);
+    if (!differences.isEmpty()) {
+      throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' holds the checkpoints of another "
+          + "ingest (" + String.join("; ", differences) + "); give another directory");
+    }
+    if (manifest.finished()) {
+      throw new ValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
+          + " again with checkpoint directory " + dir + ": that ingest ran to its end; remove the directory to "
+          + "ingest the input once more");
+    }
+    return manifest;
+  }
+
+  private static long rows(ObjectStore store, String uuid) throws IOException {
+    DatasetState state = new LogReader(store, uuid).latestOrPublished();
+    return state.exists() ? state.files().values().stream().mapToLong(DataFile::rows).sum() : 0;
+  }
+
+  private long rows(ObjectStore store) throws IOException {
+    return rows(store, dataset);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    // Flink may still be discarding the checkpoints of the finished job: what vanishes meanwhile is fine.
+    for (int attempt = 0; Files.exists(root); attempt++) {
+      try (var paths = Files.walk(root)) {
+        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(path);
+        }
+      } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
+        if (attempt == 10) {
+          throw e;
+        }
+      } catch (java.io.UncheckedIOException e) {
+        if (attempt == 10) {
+          throw e.getCause();
+        }
+      }
+    }
+  }
+
+  /** fail | dead-letter. */
+  static final class OnInvalidConverter implements picocli.CommandLine.ITypeConverter<OnInvalid> {
+    @Override
+    public OnInvalid convert(String value) {
+      return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+        case "fail" -> OnInvalid.FAIL;
+        case "dead-letter" -> OnInvalid.DEAD_LETTER;
+        default -> throw new picocli.CommandLine.TypeConversionException("'" + value
+            + "' is not fail or dead-letter");
+      };
+    }
+  }
+}

@@ -1,0 +1,12 @@
+package io.ktk.flink.ingest;
+
+import io.ktk.flink.state.KtkException;
+
+/** The ingest job failed for a reason that is not one of the project's own exceptions. */
+public final class IngestFailedException extends KtkException {
+  private static final long serialVersionUID = 1L;
+
+  public IngestFailedException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

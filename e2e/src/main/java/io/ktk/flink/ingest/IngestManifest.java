@@ -1,0 +1,92 @@
+package io.ktk.flink.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What an ingest with {@code --checkpoint-dir} wrote down at its first start, in {@value #FILE}
+ * there, so that a second start can tell whether the directory's checkpoints belong to the same
+ * ingest before resuming from them:
+ *
+ * <pre>{@code
+ * {"version":1,"store":"file:///data/","dataset":"events","input":"/in/events.jsonl","inputBytes":1048576,
+ *  "format":"JSONL","schema":"ROW<`id` BIGINT, `p` STRING>","partitionOn":["p"],"indexOn":[],
+ *  "rowsBefore":0,"spooled":false,"finished":false}
+ * }</pre>
+ *
+ * {@code input} is {@code -} for stdin, spooled to {@value #SPOOL} in the directory; {@code spooled}
+ * says the spool is complete. {@code rowsBefore} is the dataset's row count before the first start,
+ * for the summary. {@code finished} marks an ingest that ran to its end.
+ */
+public record IngestManifest(int version, String store, String dataset, String input, long inputBytes,
+    String format, String schema, List<String> partitionOn, List<String> indexOn, long rowsBefore,
+    boolean spooled, boolean finished) {
+  public static final String FILE = "ingest.json";
+  public static final String SPOOL = "stdin.spool";
+  private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
+
+  public IngestManifest {
+    requireNonNull(store, "store is null");
+    requireNonNull(dataset, "dataset is null");
+    requireNonNull(input, "input is null");
+    requireNonNull(format, "format is null");
+    requireNonNull(schema, "schema is null");
+    partitionOn = List.copyOf(partitionOn);
+    indexOn = List.copyOf(indexOn);
+  }
+
+  /** The manifest in {@code dir}, if there is one. */
+  public static Optional<IngestManifest> load(Path dir) throws IOException {
+    Path file = dir.resolve(FILE);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    return Optional.of(JSON.readValue(file.toFile(), IngestManifest.class));
+  }
+
+  /** Writes it to {@code dir}, replacing the previous one atomically. */
+  public void save(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Path temp = dir.resolve(FILE + ".tmp");
+    JSON.writeValue(temp.toFile(), this);
+    Files.move(temp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** How {@code other} (the ingest asked for now) differs from this one, as "--option: was x, now y" items. */
+  public List<String> differences(IngestManifest other) {
+    List<String> differences = new ArrayList<>();
+    compare(differences, "--store", store, other.store);
+    compare(differences, "--dataset", dataset, other.dataset);
+    compare(differences, "--input", input, other.input);
+    compare(differences, "--format", format, other.format);
+    compare(differences, "--schema", schema, other.schema);
+    compare(differences, "--partition-on", String.join(",", partitionOn), String.join(",", other.partitionOn));
+    compare(differences, "--index-on", String.join(",", indexOn), String.join(",", other.indexOn));
+    return differences;
+  }
+
+  private static void compare(List<String> differences, String option, String was, String now) {
+    if (!was.equals(now)) {
+      differences.add(option + " was '" + was + "', now '" + now + "'");
+    }
+  }
+
+  public IngestManifest withSpooled(long bytes) {
+    return new IngestManifest(version, store, dataset, input, bytes, format, schema, partitionOn, indexOn,
+        rowsBefore, true, finished);
+  }
+
+  public IngestManifest withFinished() {
+    return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
+        rowsBefore, spooled, true);
+  }
+}

@@ -1,0 +1,50 @@
+package io.ktk.flink.ingest;
+
+import io.ktk.flink.sink.RejectedRecord;
+import io.ktk.flink.sink.ValidationPolicy;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Where an ingest writes: adds the writing sink to the stream of rows and returns the sink's
+ * dead-letter stream. A dataset today; a cube's dataset is another implementation.
+ */
+public interface IngestTarget extends Serializable {
+
+  /** Adds the sink (stable operator uids from {@code uid}); returns the rejected records. */
+  DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String uid);
+
+  /** "dataset 'x' in file:///data/", for messages. */
+  String describe();
+
+  /** One dataset through {@link io.ktk.flink.sink.KartothekSink}. */
+  record Dataset(String storeUrl, Map<String, String> storeOptions, String uuid, RowType rowType,
+      List<String> partitionOn, List<String> indexOn) implements IngestTarget {
+    public Dataset {
+      storeOptions = Map.copyOf(storeOptions);
+      partitionOn = List.copyOf(partitionOn);
+      indexOn = List.copyOf(indexOn);
+    }
+
+    @Override
+    public DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String uid) {
+      return io.ktk.flink.sink.KartothekSink.forRowData(rowType)
+          .store(storeUrl, storeOptions)
+          .dataset(uuid)
+          .partitionBy(partitionOn)
+          .indexBy(indexOn)
+          .validationPolicy(policy)
+          .build()
+          .addTo(rows, uid);
+    }
+
+    @Override
+    public String describe() {
+      return "dataset '" + uuid + "' in " + storeUrl;
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.ktk.flink.ingest;
+
+import io.ktk.flink.ingest.source.InputRecord;
+import io.ktk.flink.ingest.source.RecordReader;
+import io.ktk.flink.ingest.source.TextFileSplit;
+import io.ktk.flink.state.ValidationException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The input file of an ingest: where its records start (after a UTF-8 byte order mark and, for
+ * CSV, the header row), how many there are, and stdin spooled into a file so that it can be read
+ * again from a checkpointed offset.
+ *
+ * @param start the file and the position of its first record
+ * @param header the CSV header row, or null for JSON lines
+ */
+public record InputFile(TextFileSplit start, String header) {
+  private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+  /**
+   * Opens {@code file} as input of {@code format}.
+   *
+   * @throws ValidationException when a CSV file has no header row
+   */
+  public static InputFile open(Path file, InputFormat format, String inputName) throws IOException {
+    long offset = 0;
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] first = in.readNBytes(3);
+      if (java.util.Arrays.equals(first, BOM)) {
+        offset = 3;
+      }
+    }
+    String path = file.toAbsolutePath().toString();
+    if (format != InputFormat.CSV) {
+      return new InputFile(new TextFileSplit(path, offset, 1), null);
+    }
+    try (RecordReader reader = new RecordReader(file, offset, 1, true)) {
+      InputRecord header = reader.next();
+      if (header == null) {
+        throw new ValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
+            + "line names the columns)");
+      }
+      return new InputFile(new TextFileSplit(path, reader.offset(), reader.line()), header.text());
+    }
+  }
+
+  /** The number of records from the start position on. */
+  public long countRecords(InputFormat format) throws IOException {
+    long count = 0;
+    try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
+        format.quotedLineBreaks())) {
+      while (reader.next() != null) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Copies {@code in} to {@code file} (through a temporary file, so that {@code file} is whole); returns the bytes. */
+  public static long spool(InputStream in, Path file) throws IOException {
+    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    long bytes;
+    try (OutputStream out = Files.newOutputStream(temp)) {
+      bytes = in.transferTo(out);
+    }
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    return bytes;
+  }
+}

@@ -1,0 +1,120 @@
+package io.ktk.flink.ingest;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.ingest.source.InputRecord;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Parses input records of one format into rows of the declared row type ({@link ValueConverter}
+ * has the value forms). A JSON line is an object whose fields are columns (missing ones are null,
+ * unknown ones refused). A CSV record has a field per column of the header, in the header's order
+ * (columns the header does not name are null).
+ */
+public final class RecordParser implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final RowType rowType;
+  private final InputFormat format;
+  /** For CSV: the row position of each header column. */
+  private final int[] csvPositions;
+
+  private RecordParser(RowType rowType, InputFormat format, int[] csvPositions) {
+    this.rowType = requireNonNull(rowType, "rowType is null");
+    this.format = requireNonNull(format, "format is null");
+    this.csvPositions = csvPositions;
+  }
+
+  /** A parser of JSON lines. */
+  public static RecordParser jsonLines(RowType rowType) {
+    return new RecordParser(rowType, InputFormat.JSONL, null);
+  }
+
+  /**
+   * A parser of CSV records with the given header row.
+   *
+   * @throws InvalidValueException when the header names a column the row type lacks, or one twice
+   */
+  public static RecordParser csv(RowType rowType, String header) {
+    List<CsvFields.Field> names = CsvFields.split(header);
+    int[] positions = new int[names.size()];
+    List<String> seen = new ArrayList<>();
+    for (int i = 0; i < positions.length; i++) {
+      String name = names.get(i).text();
+      positions[i] = rowType.getFieldIndex(name);
+      if (positions[i] < 0) {
+        throw new InvalidValueException("the CSV header names column '" + name + "', which the schema does not "
+            + "have (columns: " + String.join(", ", rowType.getFieldNames()) + ")");
+      }
+      if (seen.contains(name)) {
+        throw new InvalidValueException("the CSV header names column '" + name + "' twice");
+      }
+      seen.add(name);
+    }
+    return new RecordParser(rowType, InputFormat.CSV, positions);
+  }
+
+  public RowType rowType() {
+    return rowType;
+  }
+
+  public InputFormat format() {
+    return format;
+  }
+
+  /**
+   * The row of a record.
+   *
+   * @throws InvalidValueException with the reason (column, value, rule), without the line
+   */
+  public RowData parse(InputRecord record) {
+    return format == InputFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
+  }
+
+  private RowData parseJson(String text) {
+    JsonNode node;
+    try {
+      node = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new InvalidValueException("the line is not JSON (" + e.getOriginalMessage() + ")");
+    }
+    if (node == null || !node.isObject()) {
+      throw new InvalidValueException("the line is not a JSON object");
+    }
+    return ValueConverter.row(node, rowType, "");
+  }
+
+  private RowData parseCsv(String text) {
+    List<CsvFields.Field> fields = CsvFields.split(text);
+    if (fields.size() != csvPositions.length) {
+      throw new InvalidValueException("the CSV record has " + fields.size() + " fields where the header has "
+          + csvPositions.length);
+    }
+    GenericRowData row = new GenericRowData(rowType.getFieldCount());
+    boolean[] set = new boolean[rowType.getFieldCount()];
+    for (int i = 0; i < csvPositions.length; i++) {
+      int position = csvPositions[i];
+      String value = fields.get(i).value();
+      String column = rowType.getFieldNames().get(position);
+      row.setField(position, value == null ? ValueConverter.fromJson(null, rowType.getTypeAt(position), column)
+          : ValueConverter.fromText(value, rowType.getTypeAt(position), column));
+      set[position] = true;
+    }
+    for (int position = 0; position < set.length; position++) {
+      if (!set[position]) {
+        row.setField(position, ValueConverter.fromJson(null, rowType.getTypeAt(position),
+            rowType.getFieldNames().get(position)));
+      }
+    }
+    return row;
+  }
+}

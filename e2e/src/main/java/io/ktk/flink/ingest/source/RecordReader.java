@@ -1,0 +1,104 @@
+package io.ktk.flink.ingest.source;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * Reads the records of a UTF-8 text file from a byte offset, keeping the offset and line number
+ * after the last record returned, so that reading can resume there.
+ *
+ * <p>A record ends at a line feed ({@code \n}; a {@code \r} before it is dropped) or at the end
+ * of the file. With {@code quotedLineBreaks} (CSV), a line feed between double quotes belongs to
+ * the record: quotes are counted, and an escaped quote ({@code ""}) toggles twice. Blank lines are
+ * skipped, so they are no records.
+ */
+public final class RecordReader implements Closeable {
+  private static final int BUFFER = 1 << 16;
+
+  private final FileChannel channel;
+  private final boolean quotedLineBreaks;
+  private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
+  private byte[] record = new byte[256];
+  private long offset;
+  private long line;
+
+  /**
+   * @param offset where the next record starts
+   * @param line the line number of that record (1 for the first line of the file)
+   */
+  public RecordReader(Path file, long offset, long line, boolean quotedLineBreaks) throws IOException {
+    this.channel = FileChannel.open(file, StandardOpenOption.READ);
+    this.quotedLineBreaks = quotedLineBreaks;
+    this.offset = offset;
+    this.line = line;
+    channel.position(offset);
+    buffer.flip();
+  }
+
+  /** The offset just after the last record returned (where the next one starts). */
+  public long offset() {
+    return offset;
+  }
+
+  /** The line number where the next record starts. */
+  public long line() {
+    return line;
+  }
+
+  /** The next record, or null at the end of the file. */
+  public InputRecord next() throws IOException {
+    while (true) {
+      long startLine = line;
+      int length = 0;
+      boolean quoted = false;
+      boolean any = false;
+      while (true) {
+        if (!buffer.hasRemaining()) {
+          buffer.clear();
+          int read = channel.read(buffer);
+          buffer.flip();
+          if (read <= 0) {
+            break;
+          }
+        }
+        byte b = buffer.get();
+        offset++;
+        any = true;
+        if (b == '\n') {
+          line++;
+          if (!quoted) {
+            break;
+          }
+        } else if (b == '"' && quotedLineBreaks) {
+          quoted = !quoted;
+        }
+        if (length == record.length) {
+          record = Arrays.copyOf(record, record.length * 2);
+        }
+        record[length++] = b;
+      }
+      if (!any) {
+        return null;
+      }
+      if (length > 0 && record[length - 1] == '\r') {
+        length--;
+      }
+      String text = new String(record, 0, length, UTF_8);
+      if (!text.isBlank()) {
+        return new InputRecord(startLine, text);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}
