@@ -10,10 +10,13 @@ import io.ktk.flink.ingest.RecordParser;
 import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
 import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -61,15 +64,40 @@ import picocli.CommandLine.ParameterException;
           + "dead-letter file as a JSON line (--on-invalid dead-letter). The summary counts records read, "
           + "committed and rejected.",
       "",
-      "Example:",
+      "A dataset of a cube: --cube NAME --dataset-id ID [--seed] --dimension-columns a,b --partition-columns p "
+          + "instead of --dataset (and without --partition-on, --index-on). Duplicate cells within a checkpoint "
+          + "are invalid records; the datasets of a cube become visible to 'ktk query' per checkpoint.",
+      "",
+      "Examples:",
       "  ktk ingest --store file:///data --dataset events --schema 'id BIGINT, day DATE, c STRING' \\",
-      "      --partition-on day --index-on c --input events.jsonl --checkpoint-dir /var/tmp/events-ingest"
+      "      --partition-on day --index-on c --input events.jsonl --checkpoint-dir /var/tmp/events-ingest",
+      "  ktk ingest --store file:///data --cube shop --dataset-id seed --seed --schema 'item BIGINT, region STRING, "
+          + "price DOUBLE' \\",
+      "      --dimension-columns item --partition-columns region --input prices.jsonl"
     })
 final class IngestCommand extends StoreCommand {
   enum OnInvalid { FAIL, DEAD_LETTER }
 
-  @Option(names = "--dataset", required = true, paramLabel = "UUID", description = "The dataset's uuid.")
+  @Option(names = "--dataset", paramLabel = "UUID", description = "The dataset's uuid (or --cube and --dataset-id).")
   String dataset;
+
+  @Option(names = "--cube", paramLabel = "NAME", description = "Ingest into a dataset of this cube.")
+  String cube;
+
+  @Option(names = "--dataset-id", paramLabel = "ID", description = "With --cube: the dataset's id in the cube "
+      + "(its uuid is <cube>++<id>).")
+  String datasetId;
+
+  @Option(names = "--seed", description = "With --cube: the dataset is the cube's seed (default: an enrichment).")
+  boolean seed;
+
+  @Option(names = "--dimension-columns", split = ",", paramLabel = "COL",
+      description = "With --cube: the cube's dimension columns.")
+  List<String> dimensionColumns = List.of();
+
+  @Option(names = "--partition-columns", split = ",", paramLabel = "COL",
+      description = "With --cube: the cube's partition columns.")
+  List<String> partitionColumns = List.of();
 
   @Option(names = "--schema", required = true, paramLabel = "COLUMNS",
       description = "The columns and their Flink SQL types, e.g. 'a BIGINT, p STRING'.")
@@ -118,6 +146,14 @@ final class IngestCommand extends StoreCommand {
 
   @Override
   void checkUsage() {
+    if ((dataset == null) == (cube == null)) {
+      throw usage("Give either --dataset or --cube with --dataset-id");
+    }
+    if (cube != null) {
+      checkCubeUsage();
+    } else if (datasetId != null || seed || !dimensionColumns.isEmpty() || !partitionColumns.isEmpty()) {
+      throw usage("Options --dataset-id, --seed, --dimension-columns and --partition-columns need --cube");
+    }
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw usage("Invalid value for option '--dataset': '" + dataset
           + "' is not a dataset uuid (allowed: A-Z a-z 0-9 + - _)");
@@ -128,6 +164,15 @@ final class IngestCommand extends StoreCommand {
       throw usage("Invalid value for option '--schema': " + e.getMessage());
     }
     checkColumns("--partition-on", partitionOn);
+    if (cube != null) {
+      checkColumns("--partition-columns", partitionColumns);
+      if (seed) {
+        checkColumns("--dimension-columns", dimensionColumns);
+      } else if (dimensionColumns.stream().noneMatch(column -> rowType.getFieldIndex(column) >= 0)) {
+        throw usage("Invalid value for option '--dimension-columns': --schema has none of " + dimensionColumns
+            + " (an enrichment has at least one dimension column)");
+      }
+    }
     checkColumns("--index-on", indexOn);
     if (input != null && !input.equals("-") && !Files.isRegularFile(Path.of(input))) {
       throw usage("Invalid value for option '--input': '" + input + "' is not a file");
@@ -146,6 +191,28 @@ final class IngestCommand extends StoreCommand {
     }
   }
 
+  private void checkCubeUsage() {
+    if (!CubeNames.isValidName(cube)) {
+      throw usage("Invalid value for option '--cube': '" + cube + "' is not a cube name (allowed: A-Z a-z 0-9 + - _, "
+          + "no '++', no leading or trailing '+')");
+    }
+    if (datasetId == null) {
+      throw usage("Option '--cube' needs '--dataset-id'");
+    }
+    if (!CubeNames.isValidName(datasetId) || datasetId.equals(CubeCommitLog.DATASET_ID)) {
+      throw usage("Invalid value for option '--dataset-id': '" + datasetId + "' is not a dataset id of a cube");
+    }
+    if (dimensionColumns.isEmpty() || partitionColumns.isEmpty()) {
+      throw usage("Option '--cube' needs '--dimension-columns' and '--partition-columns'");
+    }
+    if (!partitionOn.isEmpty() || !indexOn.isEmpty()) {
+      throw usage("Options '--partition-on' and '--index-on' are for a plain --dataset; a cube's datasets are "
+          + "partitioned by --partition-columns, and its seed is indexed on the dimension columns");
+    }
+    dataset = CubeNames.datasetUuid(cube, datasetId);
+    partitionOn = partitionColumns;
+  }
+
   private void checkColumns(String option, List<String> columns) {
     for (String column : columns) {
       if (rowType.getFieldIndex(column) < 0) {
@@ -159,21 +226,35 @@ final class IngestCommand extends StoreCommand {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  /** The target of the rows; cube options will choose another {@link IngestTarget} here. */
-  private IngestTarget target() {
-    return new IngestTarget.Dataset(store.url, store.options, dataset, rowType, partitionOn, indexOn);
+  /** The target of the rows: the plain dataset, or the dataset of the cube. */
+  private IngestTarget target(ObjectStore opened) throws IOException {
+    if (cube == null) {
+      return new IngestTarget.Dataset(store.url, store.options, dataset, rowType, partitionOn, indexOn);
+    }
+    return new IngestTarget.CubeDataset(store.url, store.options, cube, datasetId, seed,
+        seed ? datasetId : seedOf(opened), rowType, dimensionColumns, partitionColumns);
+  }
+
+  /** The seed's id of the cube as stored, or Kartothek's default when the cube has no seed yet. */
+  private String seedOf(ObjectStore opened) throws IOException {
+    try {
+      return CubeSnapshot.latest(opened, cube).spec().seedDatasetId();
+    } catch (ValidationException e) { // no dataset of the cube yet (NoSuchDatasetException), or no seed
+      return CubeNames.DEFAULT_SEED_DATASET_ID;
+    }
   }
 
   @Override
   int run(ObjectStore opened) throws Exception {
-    IngestTarget target = target();
+    IngestTarget target = target(opened);
     boolean stdin = input == null || input.equals("-");
     String inputName = stdin ? "stdin" : input;
     Path dir = checkpointDir == null ? null : checkpointDir.toAbsolutePath();
     // A directory URL with or without its trailing slash names the same store.
     IngestManifest asked = new IngestManifest(1, opened.url().replaceAll("/+$", ""), dataset,
         stdin ? "-" : Path.of(input).toAbsolutePath().toString(), stdin ? 0 : Files.size(Path.of(input)),
-        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false);
+        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false,
+        dimensionColumns, seed);
 
     Path temporary = null;
     Path inputPath;

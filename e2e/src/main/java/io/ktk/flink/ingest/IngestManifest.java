@@ -20,16 +20,18 @@ import java.util.Optional;
  * <pre>{@code
  * {"version":1,"store":"file:///data/","dataset":"events","input":"/in/events.jsonl","inputBytes":1048576,
  *  "format":"JSONL","schema":"ROW<`id` BIGINT, `p` STRING>","partitionOn":["p"],"indexOn":[],
- *  "rowsBefore":0,"spooled":false,"finished":false}
+ *  "rowsBefore":0,"spooled":false,"finished":false,"dimensionColumns":[],"seed":false}
  * }</pre>
  *
  * {@code input} is {@code -} for stdin, spooled to {@value #SPOOL} in the directory; {@code spooled}
  * says the spool is complete. {@code rowsBefore} is the dataset's row count before the first start,
- * for the summary. {@code finished} marks an ingest that ran to its end.
+ * for the summary. {@code finished} marks an ingest that ran to its end. For a dataset of a cube,
+ * {@code dataset} is its uuid ({@code <cube>++<id>}), {@code partitionOn} the cube's partition
+ * columns, and {@code dimensionColumns} and {@code seed} what the cube options said.
  */
 public record IngestManifest(int version, String store, String dataset, String input, long inputBytes,
     String format, String schema, List<String> partitionOn, List<String> indexOn, long rowsBefore,
-    boolean spooled, boolean finished) {
+    boolean spooled, boolean finished, List<String> dimensionColumns, boolean seed) {
   public static final String FILE = "ingest.json";
   public static final String SPOOL = "stdin.spool";
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
@@ -42,6 +44,7 @@ public record IngestManifest(int version, String store, String dataset, String i
     requireNonNull(schema, "schema is null");
     partitionOn = List.copyOf(partitionOn);
     indexOn = List.copyOf(indexOn);
+    dimensionColumns = dimensionColumns == null ? List.of() : List.copyOf(dimensionColumns);
   }
 
   /** The manifest in {@code dir}, if there is one. */
@@ -71,6 +74,9 @@ public record IngestManifest(int version, String store, String dataset, String i
     compare(differences, "--schema", schema, other.schema);
     compare(differences, "--partition-on", String.join(",", partitionOn), String.join(",", other.partitionOn));
     compare(differences, "--index-on", String.join(",", indexOn), String.join(",", other.indexOn));
+    compare(differences, "--dimension-columns", String.join(",", dimensionColumns),
+        String.join(",", other.dimensionColumns));
+    compare(differences, "--seed", String.valueOf(seed), String.valueOf(other.seed));
     return differences;
   }
 
@@ -82,11 +88,11 @@ public record IngestManifest(int version, String store, String dataset, String i
 
   public IngestManifest withSpooled(long bytes) {
     return new IngestManifest(version, store, dataset, input, bytes, format, schema, partitionOn, indexOn,
-        rowsBefore, true, finished);
+        rowsBefore, true, finished, dimensionColumns, seed);
   }
 
   public IngestManifest withFinished() {
     return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
-        rowsBefore, spooled, true);
+        rowsBefore, spooled, true, dimensionColumns, seed);
   }
 }

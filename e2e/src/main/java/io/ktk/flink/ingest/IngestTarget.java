@@ -11,7 +11,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Where an ingest writes: adds the writing sink to the stream of rows and returns the sink's
- * dead-letter stream. A dataset today; a cube's dataset is another implementation.
+ * dead-letter stream: a plain dataset, or one dataset of a cube.
  */
 public interface IngestTarget extends Serializable {
 
@@ -45,6 +45,40 @@ public interface IngestTarget extends Serializable {
     @Override
     public String describe() {
       return "dataset '" + uuid + "' in " + storeUrl;
+    }
+  }
+
+  /**
+   * One dataset of a cube through {@link io.ktk.flink.sink.KartothekCubeSink}: the seed, or an
+   * enrichment of the cube whose seed is {@code seedDatasetId}.
+   */
+  record CubeDataset(String storeUrl, Map<String, String> storeOptions, String cube, String datasetId, boolean seed,
+      String seedDatasetId, RowType rowType, List<String> dimensionColumns, List<String> partitionColumns)
+      implements IngestTarget {
+    public CubeDataset {
+      storeOptions = Map.copyOf(storeOptions);
+      dimensionColumns = List.copyOf(dimensionColumns);
+      partitionColumns = List.copyOf(partitionColumns);
+    }
+
+    @Override
+    public DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String uid) {
+      var builder = io.ktk.flink.sink.KartothekCubeSink.forCube(cube)
+          .store(storeUrl, storeOptions)
+          .dimensionColumns(dimensionColumns.toArray(String[]::new))
+          .partitionColumns(partitionColumns.toArray(String[]::new))
+          .validationPolicy(policy);
+      if (seed) {
+        builder.seed(datasetId, rowType);
+      } else {
+        builder.seedDatasetId(seedDatasetId).enrichment(datasetId, rowType);
+      }
+      return builder.build().addTo(Map.of(datasetId, rows), uid);
+    }
+
+    @Override
+    public String describe() {
+      return (seed ? "seed" : "enrichment") + " dataset '" + datasetId + "' of cube '" + cube + "' in " + storeUrl;
     }
   }
 }

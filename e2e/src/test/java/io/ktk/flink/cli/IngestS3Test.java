@@ -74,7 +74,7 @@ class IngestS3Test {
   /**
    * The whole path on s3proxy: ingest with failures injected at three lines (each fails the job
    * once, so it restarts from its last checkpoint and replays), then every row checked.
-   * TODO(lead): query through 'ktk query' once the cube options of ingest land.
+   * (The same path into a cube, read back with 'ktk query': {@link IngestCubeS3Test}.)
    */
   @Test
   void ingestWithInjectedFailuresThenEveryRowOnce() throws Exception {
