@@ -32,7 +32,8 @@ import picocli.CommandLine.ParameterException;
           + "col < 1.5, col <= 2, col > 0, col >= 0, col in (1, 2), intervals 0 <= col < 10. Literals: numbers, nan, inf, true, false, 'text', x'0aff' (bytes), "
           + "'2024-01-31', '2024-01-31 12:00:00' (timestamps with a zone need Z or an offset). A comparison "
           + "with a null value is unknown and drops the row. Conditions on partition columns skip whole "
-          + "partitions, == and in on indexed columns skip files, before anything is read.",
+          + "partitions, == and in on indexed columns skip files, before anything is read; row groups whose "
+          + "statistics rule out every match are skipped.",
       "",
       "CSV: RFC 4180, with a header row and CRLF line ends; a null is an empty field, an empty string is "
           + "\"\". JSON lines: one object per row, null for nulls. Both: floats as Python prints them, NaN and "
