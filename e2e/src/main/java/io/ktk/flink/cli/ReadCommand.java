@@ -1,22 +1,17 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.source.query.Condition;
-import io.ktk.flink.source.query.ConditionParser;
-import io.ktk.flink.source.query.InvalidQueryException;
-import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.source.dataset.DatasetFileRows;
+import io.ktk.flink.source.dataset.DatasetQuery;
+import io.ktk.flink.source.dataset.DatasetScanPlan;
+import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
-import io.ktk.flink.state.metadata.CommonMetadataFile;
+import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -37,7 +32,8 @@ import picocli.CommandLine.ParameterException;
           + "col < 1.5, col <= 2, col > 0, col >= 0, col in (1, 2), intervals 0 <= col < 10. Literals: numbers, nan, inf, true, false, 'text', x'0aff' (bytes), "
           + "'2024-01-31', '2024-01-31 12:00:00' (timestamps with a zone need Z or an offset). A comparison "
           + "with a null value is unknown and drops the row. Conditions on partition columns skip whole "
-          + "partitions, == and in on indexed columns skip files, before anything is read.",
+          + "partitions, == and in on indexed columns skip files, before anything is read; row groups whose "
+          + "statistics rule out every match are skipped.",
       "",
       "CSV: RFC 4180, with a header row and CRLF line ends; a null is an empty field, an empty string is "
           + "\"\". JSON lines: one object per row, null for nulls. Both: floats as Python prints them, NaN and "
@@ -76,58 +72,40 @@ final class ReadCommand extends StoreCommand {
   @Override
   int run(ObjectStore store) throws Exception {
     DatasetSnapshot snapshot = DatasetSnapshot.latest(store, dataset);
-    Schema schema = snapshot.schema();
-    List<Field> output = columns == null
-        ? CommonMetadataFile.layout(schema, snapshot.partitionKeys().stream().map(Field::getName).toList()).getFields()
-        : select(schema, columns);
-    List<TypedCondition> conditions = conditions(schema);
-    DatasetScan scan = new DatasetScan(store, snapshot, output, conditions);
+    if (columns != null) {
+      Set<String> seen = new HashSet<>();
+      for (String name : columns) {
+        if (!seen.add(name)) {
+          throw new ParameterException(spec.commandLine(), "Invalid value for option '--columns': column '" + name
+              + "' is given twice");
+        }
+      }
+    }
+    DatasetQuery query = DatasetQuery.builder().columns(columns == null ? List.of() : columns).where(where).build();
+    DatasetScanPlan plan = DatasetScanPlan.of(snapshot, query);
 
     PrintWriter out = out();
-    RowWriter writer = RowWriter.of(format, out, output);
-    long[] written = {0};
-    try (Progress progress = progress("reading files", scan.fileCount())) {
-      scan.forEachRow(row -> {
-        writer.write(row);
-        if (++written[0] % CHECK_INTERVAL == 0) {
-          writer.flush();
-          return !out.checkError(); // the reader went away: stop quietly
+    RowWriter writer = RowWriter.of(format, out, plan.query().output().getFields());
+    long written = 0;
+    try (Progress progress = progress("reading files", plan.fileCount())) {
+      for (Partition partition : plan.partitions()) {
+        for (DataFile file : partition.files()) {
+          try (DatasetFileRows rows = plan.rows(partition, file)) {
+            for (Object[] row = rows.next(); row != null; row = rows.next()) {
+              writer.write(row);
+              if (++written % CHECK_INTERVAL == 0) {
+                writer.flush();
+                if (out.checkError()) {
+                  return Ktk.OK; // the reader went away (e.g. head): stop quietly
+                }
+              }
+            }
+          }
+          progress.step();
         }
-        return true;
-      }, progress);
+      }
     }
     writer.flush();
     return Ktk.OK;
-  }
-
-  /** The {@code --where} conditions typed by the dataset's columns, as a cube query types them. */
-  private List<TypedCondition> conditions(Schema schema) {
-    String subject = "dataset '" + dataset + "'";
-    List<TypedCondition> typed = new ArrayList<>();
-    for (Condition condition : ConditionParser.parse(where)) {
-      Field column = schema.getFields().stream().filter(f -> f.getName().equals(condition.column())).findFirst()
-          .orElseThrow(() -> new InvalidQueryException("Cannot query " + subject + ": condition `" + condition
-              + "` is on column '" + condition.column() + "', which the dataset does not have (columns: "
-              + schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", ")) + ")"));
-      typed.add(TypedCondition.resolve(condition, column, subject));
-    }
-    return typed;
-  }
-
-  private List<Field> select(Schema schema, List<String> names) {
-    List<Field> fields = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (String name : names) {
-      Field field = schema.getFields().stream().filter(f -> f.getName().equals(name)).findFirst()
-          .orElseThrow(() -> new ValidationException("Cannot read column '" + name + "' of dataset '" + dataset
-              + "': it has no such column (columns: "
-              + schema.getFields().stream().map(Field::getName).collect(Collectors.joining(", ")) + ")"));
-      if (!seen.add(name)) {
-        throw new ParameterException(spec.commandLine(), "Invalid value for option '--columns': column '" + name
-            + "' is given twice");
-      }
-      fields.add(field);
-    }
-    return fields;
   }
 }

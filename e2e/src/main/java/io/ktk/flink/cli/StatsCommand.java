@@ -1,5 +1,6 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.source.dataset.DatasetScanPlan;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -47,7 +48,7 @@ final class StatsCommand extends StoreCommand {
   private static void print(PrintWriter out, DatasetSnapshot snapshot) {
     out.println("dataset " + snapshot.uuid() + " at version " + snapshot.version() + ":");
     TextTable table = new TextTable(false, true, true, true).add("partition", "files", "rows", "bytes");
-    for (Partition partition : DatasetScan.inOrder(snapshot)) {
+    for (Partition partition : DatasetScanPlan.inOrder(snapshot)) {
       table.add(partition.path().isEmpty() ? "(unpartitioned)" : partition.path(),
           TextTable.count(partition.files().size()), TextTable.count(partition.rows()), bytes(partition.files()));
     }

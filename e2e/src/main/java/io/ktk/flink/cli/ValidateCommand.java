@@ -1,7 +1,11 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.source.dataset.DatasetFileRows;
+import io.ktk.flink.source.dataset.DatasetQuery;
+import io.ktk.flink.source.dataset.DatasetScanPlan;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
+import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -105,22 +109,22 @@ final class ValidateCommand extends StoreCommand {
       }
     }
     List<String> names = cellFields.stream().map(Field::getName).toList();
+    if (names.isEmpty()) {
+      return;
+    }
     try {
-      new DatasetScan(store, snapshot, cellFields, List.of()).forEachRow(new DatasetScan.RowConsumer() {
-        private DuplicateCellDetector detector;
-
-        @Override
-        public void startPartition(Partition partition) {
-          // A cell includes the partition columns, so a duplicate can only occur within one partition.
-          detector = new DuplicateCellDetector(cube.name(), datasetId, names);
+      DatasetScanPlan plan = DatasetScanPlan.of(snapshot, DatasetQuery.builder().columns(names).build());
+      for (Partition partition : plan.partitions()) {
+        // A cell includes the partition columns, so a duplicate can only occur within one partition.
+        DuplicateCellDetector detector = new DuplicateCellDetector(cube.name(), datasetId, names);
+        for (DataFile file : partition.files()) {
+          try (DatasetFileRows rows = plan.rows(partition, file)) {
+            for (Object[] row = rows.next(); row != null; row = rows.next()) {
+              detector.add(Arrays.asList(row));
+            }
+          }
         }
-
-        @Override
-        public boolean accept(Object[] row) {
-          detector.add(Arrays.asList(row));
-          return true;
-        }
-      }, Progress.silent());
+      }
     } catch (KtkException e) {
       problems.add(e.getMessage());
     }

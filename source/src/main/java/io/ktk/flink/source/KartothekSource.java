@@ -93,6 +93,11 @@ public final class KartothekSource
     return new Builder(storeUrl, cube);
   }
 
+  /** A source of one plain dataset (not a cube); see {@link KartothekDatasetSource}. */
+  public static KartothekDatasetSource.Builder forDataset(String storeUrl, String uuid) {
+    return KartothekDatasetSource.builder(storeUrl, uuid);
+  }
+
   /** The dataset versions the source reads, by dataset id. */
   public NavigableMap<String, Long> versions() {
     return new TreeMap<>(versions);

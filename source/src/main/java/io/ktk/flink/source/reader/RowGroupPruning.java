@@ -28,8 +28,10 @@ import java.util.List;
  *
  * <p>Values compare as the condition compares them (unsigned integers unsigned, strings by code
  * point, -0.0 = 0.0); bounds of a type the condition cannot compare leave the group alone.
+ *
+ * <p>Public for the plain dataset reader ({@code source.dataset}), where every condition may prune.
  */
-final class RowGroupPruning {
+public final class RowGroupPruning {
   private RowGroupPruning() {}
 
   /**
@@ -38,7 +40,7 @@ final class RowGroupPruning {
    * @param statistics the condition column's statistics in the group; for a column the file lacks
    *     {@link #absent}
    */
-  static boolean excludes(TypedCondition condition, ColumnStatistics statistics) {
+  public static boolean excludes(TypedCondition condition, ColumnStatistics statistics) {
     if (statistics == null) {
       return false;
     }
@@ -62,7 +64,7 @@ final class RowGroupPruning {
   }
 
   /** The statistics of a column a file does not have: every value is null. */
-  static ColumnStatistics absent(long rows) {
+  public static ColumnStatistics absent(long rows) {
     return new ColumnStatistics(rows, rows, -1, null, null);
   }
 

@@ -28,11 +28,13 @@ import java.time.ZoneOffset;
  *   9 LocalTime      long nanosecond of the day
  *  10 BigDecimal     int scale, int length, unscaled value as two's-complement bytes
  * </pre>
+ *
+ * <p>Public for the splits of plain datasets ({@code source.dataset}); the tags never change meaning.
  */
-final class ValueCodec {
+public final class ValueCodec {
   private ValueCodec() {}
 
-  static void write(DataOutput out, Object value) throws IOException {
+  public static void write(DataOutput out, Object value) throws IOException {
     if (value == null) {
       out.writeByte(0);
     } else if (value instanceof Long l) {
@@ -77,7 +79,7 @@ final class ValueCodec {
     }
   }
 
-  static Object read(DataInput in) throws IOException {
+  public static Object read(DataInput in) throws IOException {
     int tag = in.readByte();
     return switch (tag) {
       case 0 -> null;
@@ -98,13 +100,13 @@ final class ValueCodec {
     };
   }
 
-  static void writeString(DataOutput out, String s) throws IOException {
+  public static void writeString(DataOutput out, String s) throws IOException {
     byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
     out.writeInt(bytes.length);
     out.write(bytes);
   }
 
-  static String readString(DataInput in) throws IOException {
+  public static String readString(DataInput in) throws IOException {
     return new String(readBytes(in, in.readInt()), StandardCharsets.UTF_8);
   }
 

@@ -2,8 +2,10 @@ package io.ktk.flink.source.table;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.source.KartothekSource;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.ResolvedQuery;
+import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.state.ValidationException;
@@ -12,7 +14,6 @@ import io.ktk.flink.state.types.ArrowTypeNames;
 import io.ktk.flink.state.types.FlinkArrowTypes;
 import io.ktk.flink.state.types.UnsupportedTypeException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -23,9 +24,11 @@ import java.util.TreeSet;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
 
 /**
  * A SQL table over a cube, checked against the cube's pinned versions when a query is planned:
@@ -62,7 +65,7 @@ record CubeTable(
     List<Field> columns,
     List<String> dimensionColumns,
     List<Field> partitionColumns,
-    List<List<Object>> partitions) {
+    List<List<Object>> partitions) implements KartothekTable {
 
   CubeTable {
     requireNonNull(name, "name is null");
@@ -140,8 +143,8 @@ record CubeTable(
         dimensions, resolved.partitionColumns(), partitions);
   }
 
-  /** The Flink type (as its summary string, nullable) this source reads a cube column as. */
-  private static String readableType(String subject, Field column) {
+  /** The Flink type (as its summary string, nullable) this source reads a column as (of a cube or dataset). */
+  static String readableType(String subject, Field column) {
     ArrowType type = column.getType();
     if (type instanceof ArrowType.Time time && (time.getUnit() == TimeUnit.MICROSECOND
         || time.getUnit() == TimeUnit.NANOSECOND)) {
@@ -174,10 +177,15 @@ record CubeTable(
     return null;
   }
 
-  /** The declared columns by name. */
-  Map<String, Field> columnsByName() {
-    Map<String, Field> byName = new LinkedHashMap<>();
-    columns.forEach(column -> byName.put(column.getName(), column));
-    return byName;
+  @Override
+  public String describe() {
+    return "Kartothek[" + cube + "]";
+  }
+
+  @Override
+  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where) {
+    CubeQuery query = CubeQuery.builder().columns(columns).dimensionColumns(dimensionColumns).datasets(datasets)
+        .where(where).build();
+    return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query).build();
   }
 }

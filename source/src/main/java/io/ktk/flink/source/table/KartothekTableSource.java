@@ -1,8 +1,6 @@
 package io.ktk.flink.source.table;
 
-import io.ktk.flink.source.KartothekSource;
 import io.ktk.flink.source.query.Condition;
-import io.ktk.flink.source.query.CubeQuery;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -16,6 +14,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -34,9 +33,10 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.types.Row;
 
 /**
- * The scan of a cube table ({@link CubeTable}): a {@link KartothekSource} at the versions pinned
- * when the query was planned, running the cube query that the pushed-down parts of the SQL query
- * form.
+ * The scan of a cube table ({@link CubeTable}) or a plain dataset table ({@link DatasetTable}): a
+ * {@link io.ktk.flink.source.KartothekSource} (or {@link io.ktk.flink.source.KartothekDatasetSource})
+ * at the versions pinned when the query was planned, running the query that the pushed-down parts
+ * of the SQL query form.
  *
  * <ul>
  *   <li>Projection (top-level columns): the query's {@code columns}; the dimensionality stays the
@@ -44,22 +44,22 @@ import org.apache.flink.types.Row;
  *   <li>Filters: translated by {@link FilterTranslation}; those whose conditions give exactly SQL's
  *       rows are accepted, the others (floats, and what conditions cannot say) stay with Flink,
  *       pruning where a superset can be pushed.
- *   <li>Partitions (tables declared {@code PARTITIONED BY} the cube's partition columns): Flink
- *       prunes the seed's partitions itself; the kept ones become {@code in} conditions on the
+ *   <li>Partitions (tables declared {@code PARTITIONED BY} the cube's or dataset's partition columns): Flink
+ *       prunes the seed's (or the dataset's) partitions itself; the kept ones become {@code in} conditions on the
  *       partition columns, and where those admit more partitions (several partition columns) the
  *       rows of the others are dropped after reading.
  * </ul>
  */
 final class KartothekTableSource
     implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown, SupportsPartitionPushDown {
-  private final CubeTable table;
+  private final KartothekTable table;
   private final DataType physicalType;
   private int[] projection;
   private DataType producedType;
   private List<Condition> conditions = new ArrayList<>();
   private Set<List<Object>> partitions;
 
-  KartothekTableSource(CubeTable table, DataType physicalType) {
+  KartothekTableSource(KartothekTable table, DataType physicalType) {
     this.table = table;
     this.physicalType = physicalType;
     this.projection = null;
@@ -195,14 +195,13 @@ final class KartothekTableSource
     if (filterPartitions) {
       table.partitionColumns().forEach(column -> queryColumns.add(column.getName()));
     }
-    if (queryColumns.isEmpty()) { // e.g. COUNT(*): any column gives the rows
-      queryColumns.add(table.columns().get(0).getName());
+    if (queryColumns.isEmpty()) {
+      // e.g. COUNT(*): any column gives the rows; a dataset's partition column needs no file read (logged row counts)
+      queryColumns.add((table.partitionColumns().isEmpty() ? table.columns() : table.partitionColumns()).get(0)
+          .getName());
     }
     List<String> names = new ArrayList<>(queryColumns);
-    CubeQuery query = CubeQuery.builder().columns(names).dimensionColumns(table.dimensionColumns())
-        .datasets(table.datasets()).where(where).build();
-    KartothekSource source = KartothekSource.builder(table.storeUrl(), table.cube())
-        .storeOptions(table.storeOptions()).versions(table.versions()).query(query).build();
+    Source<Row, ?, ?> source = table.source(names, where);
 
     int[] positions = output.stream().mapToInt(column -> names.indexOf(column.getName())).toArray();
     boolean[] unsigned = new boolean[output.size()];
@@ -213,7 +212,7 @@ final class KartothekTableSource
         ? table.partitionColumns().stream().mapToInt(column -> names.indexOf(column.getName())).toArray() : new int[0];
     RowDataConversion conversion = new RowDataConversion(positions, types, unsigned, partitionPositions,
         filterPartitions ? new HashSet<>(partitions) : null);
-    String name = "Kartothek[" + table.cube() + "]";
+    String name = table.describe();
     return provider((env, uid) -> {
       SingleOutputStreamOperator<Row> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), name);
       uid.ifPresent(rows::uid);
@@ -242,6 +241,6 @@ final class KartothekTableSource
 
   @Override
   public String toString() {
-    return "KartothekTableSource{" + table.name() + ", cube=" + table.cube() + ", where=" + conditions + "}";
+    return "KartothekTableSource{" + table.name() + ", " + table.describe() + ", where=" + conditions + "}";
   }
 }

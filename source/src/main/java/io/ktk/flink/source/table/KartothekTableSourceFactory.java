@@ -2,6 +2,7 @@ package io.ktk.flink.source.table;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
@@ -19,8 +20,9 @@ import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The SQL table source {@code 'connector' = 'kartothek'}: a table that is a Kartothek cube, read
- * with filter, projection and partition push-down. The sink module registers a sink factory under
+ * The SQL table source {@code 'connector' = 'kartothek'}: a table that is a Kartothek cube
+ * ({@code 'cube'}) or one plain dataset ({@code 'dataset'}), read with filter, projection and
+ * partition push-down. The sink module registers a sink factory under
  * the same identifier; Flink looks factories up per kind, so both serve one {@code CREATE TABLE}.
  *
  * <pre>{@code
@@ -31,8 +33,9 @@ import org.apache.flink.table.types.logical.RowType;
  * SELECT shop, item, stock FROM sales WHERE day >= DATE '2024-01-01' AND stock > 0;
  * }</pre>
  *
- * <p>Planning a query pins the latest version of every dataset of the cube and checks the declared
- * columns against it ({@link CubeTable}); the scan reads those versions.
+ * <p>Planning a query pins the latest version of every dataset of the cube (or of the dataset) and
+ * checks the declared columns against it ({@link CubeTable}, {@link DatasetTable}); the scan reads
+ * those versions.
  */
 public final class KartothekTableSourceFactory implements DynamicTableSourceFactory {
   public static final String IDENTIFIER = "kartothek";
@@ -44,7 +47,7 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
 
   @Override
   public Set<ConfigOption<?>> requiredOptions() {
-    return Set.of(KartothekTableSourceOptions.STORE, KartothekTableSourceOptions.CUBE);
+    return Set.of(KartothekTableSourceOptions.STORE);
   }
 
   @Override
@@ -60,26 +63,42 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
     helper.validateExcept(KartothekTableSourceOptions.STORE_OPTION_PREFIX);
     String storeUrl = helper.getOptions().get(KartothekTableSourceOptions.STORE);
     String cube = helper.getOptions().get(KartothekTableSourceOptions.CUBE);
+    String dataset = helper.getOptions().get(KartothekTableSourceOptions.DATASET);
     List<String> datasets = helper.getOptions().get(KartothekTableSourceOptions.DATASETS);
+    String name = context.getObjectIdentifier().asSummaryString();
+    if ((cube == null) == (dataset == null)) {
+      throw new ValidationException("Cannot create the source of table " + name + ": give exactly one of the options"
+          + " 'cube' and 'dataset' (given: " + (cube == null ? "neither" : "both") + ")");
+    }
+    if (dataset != null && !datasets.isEmpty()) {
+      throw new ValidationException("Cannot create the source of table " + name + ": option 'datasets' " + datasets
+          + " is for cubes; a table of dataset '" + dataset + "' has no other datasets");
+    }
     Map<String, String> storeOptions = new TreeMap<>();
     context.getCatalogTable().getOptions().forEach((key, value) -> {
       if (key.startsWith(KartothekTableSourceOptions.STORE_OPTION_PREFIX)) {
         storeOptions.put(key.substring(KartothekTableSourceOptions.STORE_OPTION_PREFIX.length()), value);
       }
     });
-    String name = context.getObjectIdentifier().asSummaryString();
     DataType physical = context.getPhysicalRowDataType();
-    CubeSnapshot snapshot;
+    RowType declared = (RowType) physical.getLogicalType();
+    List<String> partitionKeys = context.getCatalogTable().getPartitionKeys();
+    String what = cube != null ? "cube '" + cube + "'" : "dataset '" + dataset + "'";
     try (ObjectStore store = ObjectStores.open(storeUrl, storeOptions)) {
-      snapshot = CubeSnapshot.latest(store, cube);
+      KartothekTable table = cube != null
+          ? CubeTable.check(name, storeUrl, storeOptions, CubeSnapshot.latest(store, cube), datasets, declared,
+              partitionKeys)
+          : DatasetTable.check(name, storeUrl, storeOptions, DatasetSnapshot.latest(store, dataset), declared,
+              partitionKeys);
+      return new KartothekTableSource(table, physical);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the source of table " + name + ": cannot read cube '" + cube
-          + "' in " + storeUrl + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("Cannot create the source of table " + name + ": cannot read " + what + " in "
+          + storeUrl + ": " + e.getMessage(), e);
     } catch (ValidationException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("Cannot create the source of table")) {
+        throw e;
+      }
       throw new ValidationException("Cannot create the source of table " + name + ": " + e.getMessage(), e);
     }
-    CubeTable table = CubeTable.check(name, storeUrl, storeOptions, snapshot, datasets,
-        (RowType) physical.getLogicalType(), context.getCatalogTable().getPartitionKeys());
-    return new KartothekTableSource(table, physical);
   }
 }

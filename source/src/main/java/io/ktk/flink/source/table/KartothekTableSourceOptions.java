@@ -7,7 +7,7 @@ import org.apache.flink.configuration.ConfigOption;
 
 /**
  * The options of the SQL table source {@code 'connector' = 'kartothek'}, as keys of a table's
- * {@code WITH} clause. Store options ({@code endpoint}, {@code region}, credentials, see {@link
+ * {@code WITH} clause: {@code store} and exactly one of {@code cube} and {@code dataset}. Store options ({@code endpoint}, {@code region}, credentials, see {@link
  * io.ktk.flink.state.store.StoreOptions}) are given with the prefix {@value #STORE_OPTION_PREFIX},
  * as for the sink.
  *
@@ -29,7 +29,15 @@ public final class KartothekTableSourceOptions {
       key("cube")
           .stringType()
           .noDefaultValue()
-          .withDescription("Name of the cube to read (its datasets are <cube>++<dataset id>).");
+          .withDescription("Name of the cube to read (its datasets are <cube>++<dataset id>). Exactly one of 'cube'"
+              + " and 'dataset' is given.");
+
+  public static final ConfigOption<String> DATASET =
+      key("dataset")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Uuid of a plain dataset (not a cube) to read: every row of every file is a row of the"
+              + " table. Exactly one of 'cube' and 'dataset' is given.");
 
   public static final ConfigOption<List<String>> DATASETS =
       key("datasets")
@@ -37,12 +45,12 @@ public final class KartothekTableSourceOptions {
           .asList()
           .defaultValues()
           .withDescription("Ids of the cube's datasets the table uses (the seed always); default: all. The table's "
-              + "columns come from these datasets.");
+              + "columns come from these datasets. Only with 'cube'.");
 
   private KartothekTableSourceOptions() {}
 
   /** Every option, for the factory. */
   public static List<ConfigOption<?>> all() {
-    return List.of(STORE, CUBE, DATASETS);
+    return List.of(STORE, CUBE, DATASET, DATASETS);
   }
 }

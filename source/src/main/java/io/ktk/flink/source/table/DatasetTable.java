@@ -1,0 +1,122 @@
+package io.ktk.flink.source.table;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.source.KartothekDatasetSource;
+import io.ktk.flink.source.dataset.DatasetQuery;
+import io.ktk.flink.source.dataset.DatasetScanPlan;
+import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
+import io.ktk.flink.state.dataset.Partition;
+import io.ktk.flink.state.types.ArrowTypeNames;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
+
+/**
+ * A SQL table over one plain dataset (not a cube), checked against the dataset's latest version
+ * when a query is planned: every row of every file is a row of the table (no de-duplication), its
+ * columns are the declared ones. Declared types must be exactly the Flink types of the dataset's
+ * column types, as for cubes ({@link CubeTable}); a column may be {@code NOT NULL} when it is a
+ * partition column or the schema says it holds no nulls.
+ *
+ * @param name the table's name, for messages
+ * @param storeUrl the store
+ * @param storeOptions the store's options
+ * @param dataset the dataset's uuid
+ * @param version the pinned version
+ * @param columns the declared physical columns, in order, typed as the dataset has them
+ * @param partitionColumns the dataset's partition columns, typed
+ * @param partitions the partition values at the pinned version, in plan order
+ */
+record DatasetTable(
+    String name,
+    String storeUrl,
+    Map<String, String> storeOptions,
+    String dataset,
+    long version,
+    List<Field> columns,
+    List<Field> partitionColumns,
+    List<List<Object>> partitions) implements KartothekTable {
+
+  DatasetTable {
+    requireNonNull(name, "name is null");
+    requireNonNull(storeUrl, "storeUrl is null");
+    storeOptions = Map.copyOf(storeOptions);
+    requireNonNull(dataset, "dataset is null");
+    columns = List.copyOf(columns);
+    partitionColumns = List.copyOf(partitionColumns);
+    partitions = List.copyOf(partitions);
+  }
+
+  /**
+   * Checks the declared row type against the dataset at {@code snapshot}.
+   *
+   * @param partitionKeys the table's {@code PARTITIONED BY} columns (empty or the dataset's partition columns)
+   * @throws ValidationException naming the table, the dataset and the column, when a column is
+   *     unknown, typed otherwise than the dataset types it, or cannot be read by this source
+   */
+  static DatasetTable check(String name, String storeUrl, Map<String, String> storeOptions, DatasetSnapshot snapshot,
+      RowType declared, List<String> partitionKeys) {
+    String subject = "Cannot create the source of table " + name + " (dataset '" + snapshot.uuid() + "'): ";
+    List<String> keyNames = snapshot.partitionKeys().stream().map(Field::getName).toList();
+    List<Field> columns = new ArrayList<>();
+    for (int i = 0; i < declared.getFieldCount(); i++) {
+      String columnName = declared.getFieldNames().get(i);
+      Field column = snapshot.schema().getFields().stream().filter(f -> f.getName().equals(columnName)).findFirst()
+          .orElseThrow(() -> new ValidationException(subject + "column '" + columnName + "' is not in the dataset"
+              + " (columns: " + snapshot.schema().getFields().stream().map(Field::getName)
+                  .collect(Collectors.joining(", ")) + ")"));
+      LogicalType type = declared.getTypeAt(i);
+      String expected = CubeTable.readableType(subject, column);
+      if (!type.copy(true).asSummaryString().equals(expected)) {
+        throw new ValidationException(subject + "column '" + columnName + "' is declared " + type
+            + ", but the dataset holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
+            + expected);
+      }
+      if (!type.isNullable() && column.isNullable() && !keyNames.contains(columnName)) {
+        throw new ValidationException(subject + "column '" + columnName + "' is declared NOT NULL, but the dataset's"
+            + " schema allows nulls in it; only partition columns " + keyNames + " and columns without nulls may be"
+            + " NOT NULL");
+      }
+      columns.add(column);
+    }
+    if (!partitionKeys.isEmpty()) {
+      if (!partitionKeys.equals(keyNames)) {
+        throw new ValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the dataset's"
+            + " partition columns " + keyNames + "; name them all, in order, or leave out PARTITIONED BY");
+      }
+      for (Field column : snapshot.partitionKeys()) {
+        if (!PartitionStrings.supports(column.getType())) {
+          throw new ValidationException(subject + "partition column '" + column.getName() + "' has type "
+              + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
+              + " PARTITIONED BY (filters on the column are still pushed down)");
+        }
+      }
+    }
+    List<List<Object>> partitions = new ArrayList<>();
+    for (Partition partition : DatasetScanPlan.inOrder(snapshot)) {
+      partitions.add(partition.values());
+    }
+    return new DatasetTable(name, storeUrl, storeOptions, snapshot.uuid(), snapshot.version(), columns,
+        snapshot.partitionKeys(), partitions);
+  }
+
+  @Override
+  public String describe() {
+    return "Kartothek[" + dataset + "]";
+  }
+
+  @Override
+  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where) {
+    return KartothekDatasetSource.builder(storeUrl, dataset).storeOptions(storeOptions).version(version)
+        .query(DatasetQuery.builder().columns(columns).where(where).build()).build();
+  }
+}

@@ -1,0 +1,185 @@
+package io.ktk.flink.source.table;
+
+import static io.ktk.flink.source.testing.CubeFixture.field;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ktk.flink.source.dataset.DatasetFileRows;
+import io.ktk.flink.source.dataset.DatasetQuery;
+import io.ktk.flink.source.dataset.DatasetScanPlan;
+import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.source.testing.SqlTables;
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
+import io.ktk.flink.state.dataset.Partition;
+import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.store.ObjectStore;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SQL table source on a plain dataset ({@code 'dataset'}): what reaches the source (EXPLAIN),
+ * that the rows are the Java API's, and the errors of bad tables at planning time.
+ */
+class DatasetTableSourceTest {
+  @RegisterExtension static final MiniClusterExtension FLINK = SqlTables.cluster();
+
+  static final String UUID = "c++sales";
+  static final String COLUMNS = "ds DATE, region STRING, item BIGINT, price DOUBLE, tag STRING";
+
+  @TempDir Path dir;
+  ObjectStore store;
+  TableEnvironment tables;
+
+  @BeforeEach
+  void writeDataset() throws Exception {
+    store = new LocalObjectStore(dir);
+    CubeFixture fixture = new CubeFixture(store, new CubeSpec("c", List.of("item"), List.of("ds", "region"), "sales",
+        new TreeSet<>()));
+    Schema schema = new Schema(List.of(field("ds", new ArrowType.Date(DateUnit.DAY)),
+        field("region", ArrowType.Utf8.INSTANCE), field("item", new ArrowType.Int(64, true)),
+        field("price", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), field("tag", ArrowType.Utf8.INSTANCE)));
+    CubeFixture.DatasetWriter sales = fixture.dataset("sales", schema, "item").rowsPerGroup(4);
+    for (int commit = 0; commit < 2; commit++) {
+      List<List<Object>> rows = new ArrayList<>();
+      for (int d = 0; d < 3; d++) {
+        for (String region : List.of("north", "south")) {
+          for (long item = 0; item < 10; item++) {
+            Double price = item % 5 == 0 ? null : item == 3 ? Double.NaN : item * 1.5 + d;
+            rows.add(Arrays.asList(LocalDate.of(2024, 1, 1).plusDays(d), region, item, price,
+                item % 4 == 0 ? null : "t" + (item + commit) % 3));
+          }
+        }
+      }
+      sales.commit(rows);
+    }
+    tables = SqlTables.batch();
+    create("sales", COLUMNS, "");
+  }
+
+  private void create(String name, String columns, String more) {
+    tables.executeSql("CREATE TABLE " + name + " (" + columns + ") " + more + " WITH ('connector' = 'kartothek', "
+        + "'store' = '" + dir.toUri() + "', 'dataset' = '" + UUID + "')");
+  }
+
+  /** The Java API's rows. */
+  private List<List<Object>> javaApi(String where, String... columns) throws Exception {
+    DatasetScanPlan plan = DatasetScanPlan.of(DatasetSnapshot.latest(store, UUID),
+        DatasetQuery.builder().where(where).columns(columns).build());
+    List<List<Object>> rows = new ArrayList<>();
+    for (Partition partition : plan.partitions()) {
+      for (DataFile file : partition.files()) {
+        try (DatasetFileRows fileRows = plan.rows(partition, file)) {
+          for (Object[] row = fileRows.next(); row != null; row = fileRows.next()) {
+            rows.add(Arrays.asList(row));
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String optimizedPlan(String explained) {
+    return explained.substring(explained.indexOf("== Optimized Physical Plan =="),
+        explained.indexOf("== Optimized Execution Plan =="));
+  }
+
+  @Test
+  void exactFiltersAndTheProjectionArePushedAndTheRowsAreTheJavaApis() throws Exception {
+    String sql = "SELECT item, tag, region FROM sales WHERE ds >= DATE '2024-01-02' AND item BETWEEN 2 AND 8"
+        + " AND tag <> 't1' AND region IN ('north', 'east')";
+    String plan = optimizedPlan(tables.explainSql(sql));
+
+    assertThat(plan).contains("TableSourceScan(table=[[default_catalog, default_database, sales, filter=[",
+        "project=[item, tag, region]").doesNotContain("Calc(");
+    List<List<Object>> expected = javaApi("ds >= '2024-01-02' and 2 <= item <= 8 and tag != 't1'"
+        + " and region in ('north', 'east')", "item", "tag", "region");
+    assertThat(expected).hasSizeGreaterThan(10);
+    assertThat(SqlTables.rows(tables, sql)).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void floatFiltersPruneButStayWithFlinkSoNanIsDropped() throws Exception {
+    String sql = "SELECT item, price FROM sales WHERE price > 4";
+    assertThat(optimizedPlan(tables.explainSql(sql))).contains("Calc(", "where=[>(price, 4)]");
+
+    List<List<Object>> rows = SqlTables.rows(tables, sql);
+
+    List<List<Object>> expected = javaApi("price > 4", "item", "price").stream()
+        .filter(row -> !((Double) row.get(1)).isNaN()).toList();
+    assertThat(expected).hasSizeLessThan(javaApi("price > 4", "item", "price").size());
+    assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void partitionsArePrunedByFlinkAndOnlyTheKeptOnesAreRead() throws Exception {
+    create("parted", COLUMNS, "PARTITIONED BY (ds, region)");
+    String sql = "SELECT ds, region, item FROM parted WHERE (ds = DATE '2024-01-01' AND region = 'north')"
+        + " OR (ds = DATE '2024-01-03' AND region = 'south')";
+
+    assertThat(optimizedPlan(tables.explainSql(sql)))
+        .contains("partitions=[{ds=2024-01-01, region=north}, {ds=2024-01-03, region=south}]")
+        .doesNotContain("Calc(");
+    List<List<Object>> expected = new ArrayList<>(javaApi("ds == '2024-01-01' and region == 'north'",
+        "ds", "region", "item"));
+    expected.addAll(javaApi("ds == '2024-01-03' and region == 'south'", "ds", "region", "item"));
+    assertThat(SqlTables.rows(tables, sql)).hasSize(40).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void countingRowsCountsEveryRowOfEveryFile() throws Exception {
+    assertThat(SqlTables.rows(tables, "SELECT COUNT(*) FROM sales")).containsExactly(List.of(120L));
+    assertThat(SqlTables.rows(tables, "SELECT COUNT(*) FROM sales WHERE tag IS NULL"))
+        .containsExactly(List.of((long) javaApi("", "tag").stream().filter(row -> row.get(0) == null).count()));
+  }
+
+  private void assertPlanningFails(String sql, String... messageParts) {
+    assertThatThrownBy(() -> tables.explainSql(sql))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+            .extracting(Throwable::getMessage).asString().contains(messageParts));
+  }
+
+  @Test
+  void unknownColumnsAndOtherTypesAreRefusedAtPlanningTime() {
+    create("bad", "item BIGINT, colour STRING", "");
+    assertPlanningFails("SELECT * FROM bad", "Cannot create the source of table default_catalog.default_database.bad",
+        "dataset 'c++sales'", "column 'colour' is not in the dataset");
+    create("bad2", "item INT", "");
+    assertPlanningFails("SELECT * FROM bad2", "column 'item' is declared INT", "int64", "declare it BIGINT");
+    create("bad3", "ds DATE, tag STRING NOT NULL", "");
+    assertPlanningFails("SELECT * FROM bad3", "column 'tag' is declared NOT NULL");
+    create("bad4", "ds DATE, region STRING", "PARTITIONED BY (region)");
+    assertPlanningFails("SELECT * FROM bad4", "PARTITIONED BY [region]", "[ds, region]");
+  }
+
+  @Test
+  void exactlyOneOfCubeAndDatasetIsGiven() {
+    tables.executeSql("CREATE TABLE twice (item BIGINT) WITH ('connector' = 'kartothek', 'store' = '" + dir.toUri()
+        + "', 'cube' = 'c', 'dataset' = '" + UUID + "')");
+    assertPlanningFails("SELECT * FROM twice", "give exactly one of the options 'cube' and 'dataset' (given: both)");
+    tables.executeSql("CREATE TABLE none_given (item BIGINT) WITH ('connector' = 'kartothek', 'store' = '" + dir.toUri()
+        + "')");
+    assertPlanningFails("SELECT * FROM none_given", "(given: neither)");
+    tables.executeSql("CREATE TABLE nodataset (item BIGINT) WITH ('connector' = 'kartothek', 'store' = '"
+        + dir.toUri() + "', 'dataset' = 'nope')");
+    assertPlanningFails("SELECT * FROM nodataset", "table default_catalog.default_database.nodataset",
+        "dataset 'nope'");
+  }
+}
