@@ -28,6 +28,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 class FileBatchSerializerTest {
   private static final String SAMPLE_V1 = "/serializer/file-batch-v1.bin";
+  private static final String SAMPLE_V1_VALUES = "/serializer/file-batch-v1-values.bin";
   private static final FileBatchSerializer SERIALIZER = new FileBatchSerializer();
 
   /** The batch whose version 1 bytes are kept in {@value #SAMPLE_V1}. */
@@ -49,6 +50,24 @@ class FileBatchSerializerTest {
     ids.put(-1L, List.of("p=a/00000000000000000000000000000001"));
     return new FileBatch("events", "6f1c2a9e-0000-4000-8000-000000000001", 42, logical, List.of("p"), List.of("id"),
         files, Map.of("id", ids));
+  }
+
+  /**
+   * A batch with an index value of every type, whose version 1 bytes are kept in {@value
+   * #SAMPLE_V1_VALUES}: version 1 tagged values differently from version 2.
+   */
+  static FileBatch valuesSample() {
+    String label = "p=a/0123456789abcdef0123456789abcdef";
+    Schema schema = new Schema(List.of(nullable("p", ArrowType.Utf8.INSTANCE), nullable("x", ArrowType.Utf8.INSTANCE)));
+    Map<Object, List<String>> values = new LinkedHashMap<>();
+    for (Object value : List.of(1L, -0.0, Double.NaN, true, "ünï", new byte[] {0, (byte) 255, 1},
+        LocalDate.of(2020, 2, 29), LocalDateTime.of(2021, 1, 1, 0, 0, 0, 123_456_000),
+        Instant.parse("1969-12-31T23:59:59.999999Z"), LocalTime.of(23, 59, 59, 999_999_000),
+        new BigDecimal("-12345678901234567890.1234"), false, "")) {
+      values.put(value, List.of(label));
+    }
+    return new FileBatch("d", "w", 3, schema, List.of("p"), List.of("x"), List.of(new DataFile(label, 1, 1, null)),
+        Map.of("x", values));
   }
 
   @Test
@@ -115,6 +134,7 @@ class FileBatchSerializerTest {
     Path target = Path.of("src/test/resources" + SAMPLE_V1);
     Files.createDirectories(target.getParent());
     Files.write(target, SERIALIZER.serialize(sample()));
+    Files.write(Path.of("src/test/resources" + SAMPLE_V1_VALUES), SERIALIZER.serialize(valuesSample()));
   }
 
   private static Field nullable(String name, ArrowType type) {
