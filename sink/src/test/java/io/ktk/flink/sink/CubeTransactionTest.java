@@ -101,7 +101,7 @@ class CubeTransactionTest {
         index.put(column, Map.of(checkpoint, List.of(file.label())));
       }
       requests.add(new Request(new FileBatch(dataset.dataset(), WRITER, checkpoint, declared,
-          dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index)));
+          dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index, System.currentTimeMillis())));
     }
     return requests;
   }
