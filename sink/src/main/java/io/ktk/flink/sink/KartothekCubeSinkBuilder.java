@@ -7,6 +7,7 @@ import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.types.FlinkArrowTypes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -53,6 +54,7 @@ public final class KartothekCubeSinkBuilder {
   private MemorySize memoryBudget = KartothekSinkOptions.MEMORY_BUDGET.defaultValue();
   private ValidationPolicy validationPolicy = KartothekSinkOptions.VALIDATION_POLICY.defaultValue();
   private WriteMode writeMode = KartothekSinkOptions.WRITE_MODE.defaultValue();
+  private Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
 
   KartothekCubeSinkBuilder(String cube) {
     this.cube = requireNonNull(cube, "cube is null");
@@ -152,8 +154,19 @@ public final class KartothekCubeSinkBuilder {
   }
 
   /**
+   * The committer checks that the files of a checkpoint written longer ago than {@code age} still
+   * exist before committing it (default 1 hour; see {@link
+   * KartothekSinkOptions#COMMIT_VERIFY_FILES_OLDER_THAN}).
+   */
+  public KartothekCubeSinkBuilder verifyFilesOlderThan(Duration age) {
+    this.verifyFilesOlderThan = requireNonNull(age, "age is null");
+    return this;
+  }
+
+  /**
    * Applies options given as text: {@code store}, {@code store.*}, {@code compression}, {@code
-   * row-group-size}, {@code memory-budget}, {@code validation-policy}, {@code write-mode} of {@link
+   * row-group-size}, {@code memory-budget}, {@code validation-policy}, {@code write-mode}, {@code
+   * commit.verify-files-older-than} of {@link
    * KartothekSinkOptions}, and {@code dimension-columns}, {@code partition-columns}, {@code
    * suppress-index-on} (comma-separated).
    */
@@ -174,6 +187,7 @@ public final class KartothekCubeSinkBuilder {
     config.getOptional(KartothekSinkOptions.MEMORY_BUDGET).ifPresent(this::memoryBudget);
     config.getOptional(KartothekSinkOptions.VALIDATION_POLICY).ifPresent(this::validationPolicy);
     config.getOptional(KartothekSinkOptions.WRITE_MODE).ifPresent(this::writeMode);
+    config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
     return this;
   }
 
@@ -250,7 +264,8 @@ public final class KartothekCubeSinkBuilder {
       }
       List<String> indexColumns = isSeed ? spec.indexedDimensionColumns() : List.of();
       configs.add(new KartothekSinkConfig(store, spec.datasetUuid(id), rowType, partitionColumns, indexColumns,
-          compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, dimensions));
+          compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, dimensions,
+          verifyFilesOlderThan));
       ids.add(id);
     }
     return new KartothekCubeSink(new CubeSinkConfig(cube, dimensionColumns, partitionColumns, seed,

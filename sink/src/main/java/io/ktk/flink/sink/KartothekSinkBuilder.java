@@ -3,6 +3,7 @@ package io.ktk.flink.sink;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.ValidationException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,7 @@ public final class KartothekSinkBuilder {
   private MemorySize memoryBudget = KartothekSinkOptions.MEMORY_BUDGET.defaultValue();
   private ValidationPolicy validationPolicy = KartothekSinkOptions.VALIDATION_POLICY.defaultValue();
   private WriteMode writeMode = KartothekSinkOptions.WRITE_MODE.defaultValue();
+  private Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
 
   KartothekSinkBuilder(RowType rowType) {
     this.rowType = requireNonNull(rowType, "rowType is null");
@@ -114,6 +116,16 @@ public final class KartothekSinkBuilder {
   }
 
   /**
+   * The committer checks that the files of a checkpoint written longer ago than {@code age} still
+   * exist before committing it (default 1 hour; see {@link
+   * KartothekSinkOptions#COMMIT_VERIFY_FILES_OLDER_THAN}).
+   */
+  public KartothekSinkBuilder verifyFilesOlderThan(Duration age) {
+    this.verifyFilesOlderThan = requireNonNull(age, "age is null");
+    return this;
+  }
+
+  /**
    * Applies options given as text, as in a SQL {@code WITH} clause: the keys of {@link
    * KartothekSinkOptions}, and store options with the prefix {@value
    * KartothekSinkOptions#STORE_OPTION_PREFIX}. Options not given keep their current value.
@@ -135,6 +147,7 @@ public final class KartothekSinkBuilder {
     config.getOptional(KartothekSinkOptions.MEMORY_BUDGET).ifPresent(this::memoryBudget);
     config.getOptional(KartothekSinkOptions.VALIDATION_POLICY).ifPresent(this::validationPolicy);
     config.getOptional(KartothekSinkOptions.WRITE_MODE).ifPresent(this::writeMode);
+    config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
     return this;
   }
 
@@ -152,6 +165,7 @@ public final class KartothekSinkBuilder {
           + "store(url)");
     }
     return new KartothekSink(new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
-        compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode));
+        compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, List.of(),
+        verifyFilesOlderThan));
   }
 }

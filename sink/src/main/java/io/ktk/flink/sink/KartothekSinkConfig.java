@@ -8,6 +8,7 @@ import io.ktk.flink.state.metadata.PartitionValues;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.types.FlinkArrowTypes;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,6 +34,8 @@ import org.apache.flink.table.types.logical.RowType;
  * @param memoryBudgetBytes the memory of all partition buffers of one writer subtask
  * @param dimensionColumns for a dataset of a cube, the cube's dimension columns it has: like
  *     partition columns they may not be null (empty for a plain dataset)
+ * @param verifyFilesOlderThan the committer checks that the files of a batch older than this
+ *     still exist before committing it ({@link KartothekSinkOptions#COMMIT_VERIFY_FILES_OLDER_THAN})
  */
 public record KartothekSinkConfig(
     ObjectStoreFactory store,
@@ -45,7 +48,8 @@ public record KartothekSinkConfig(
     long memoryBudgetBytes,
     ValidationPolicy validationPolicy,
     WriteMode writeMode,
-    List<String> dimensionColumns)
+    List<String> dimensionColumns,
+    Duration verifyFilesOlderThan)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -59,6 +63,11 @@ public record KartothekSinkConfig(
     requireNonNull(validationPolicy, "validationPolicy is null");
     requireNonNull(writeMode, "writeMode is null");
     dimensionColumns = List.copyOf(dimensionColumns);
+    requireNonNull(verifyFilesOlderThan, "verifyFilesOlderThan is null");
+    if (verifyFilesOlderThan.isNegative()) {
+      throw invalid(dataset, "the age above which files are verified before a commit must not be negative, not "
+          + verifyFilesOlderThan);
+    }
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw invalid(dataset, "the dataset uuid may hold only the characters a-z A-Z 0-9 + - _");
     }
@@ -75,6 +84,15 @@ public record KartothekSinkConfig(
       }
       checkKeyColumn(dataset, rowType, column, "dimension", new HashSet<>());
     }
+  }
+
+  /** The config with the default {@code commit.verify-files-older-than}. */
+  public KartothekSinkConfig(ObjectStoreFactory store, String dataset, RowType rowType, List<String> partitionColumns,
+      List<String> indexColumns, Compression compression, long rowGroupSizeBytes, long memoryBudgetBytes,
+      ValidationPolicy validationPolicy, WriteMode writeMode, List<String> dimensionColumns) {
+    this(store, dataset, rowType, partitionColumns, indexColumns, compression, rowGroupSizeBytes, memoryBudgetBytes,
+        validationPolicy, writeMode, dimensionColumns,
+        KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue());
   }
 
   /** The config of a plain dataset, without dimension columns. */
@@ -177,6 +195,7 @@ public record KartothekSinkConfig(
         + ", partitionColumns=" + partitionColumns + ", indexColumns=" + indexColumns + ", compression="
         + compression + ", rowGroupSizeBytes=" + rowGroupSizeBytes + ", memoryBudgetBytes=" + memoryBudgetBytes
         + ", validationPolicy=" + validationPolicy + ", writeMode=" + writeMode
-        + (dimensionColumns.isEmpty() ? "" : ", dimensionColumns=" + dimensionColumns) + "}";
+        + (dimensionColumns.isEmpty() ? "" : ", dimensionColumns=" + dimensionColumns)
+        + ", verifyFilesOlderThan=" + verifyFilesOlderThan + "}";
   }
 }

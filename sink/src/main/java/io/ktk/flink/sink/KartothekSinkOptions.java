@@ -2,6 +2,7 @@ package io.ktk.flink.sink;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
@@ -82,6 +83,16 @@ public final class KartothekSinkOptions {
           .withDescription("APPEND adds files; REPLACE_PARTITIONS makes the partitions a checkpoint writes "
               + "hold only what that checkpoint wrote (Kartothek's delete_scope, per checkpoint).");
 
+  public static final ConfigOption<Duration> COMMIT_VERIFY_FILES_OLDER_THAN =
+      key("commit.verify-files-older-than")
+          .durationType()
+          .defaultValue(Duration.ofHours(1))
+          .withDescription("Before committing a checkpoint whose files were written longer ago than this (a "
+              + "job restored after being down), the committer checks with one HEAD request per file that they "
+              + "all still exist; garbage collection (ktk gc) deletes uncommitted files older than its safety "
+              + "age. When files are missing, nothing of the checkpoint is committed and the job fails, naming "
+              + "them. Keep it well below the GC safety age (default 1 day); 0 checks every checkpoint.");
+
   public static final ConfigOption<List<String>> DIMENSION_COLUMNS =
       key("dimension-columns")
           .stringType()
@@ -108,6 +119,6 @@ public final class KartothekSinkOptions {
   /** Every option, for factories that list what they accept. */
   public static List<ConfigOption<?>> all() {
     return List.of(STORE, DATASET, PARTITION_COLUMNS, INDEX_COLUMNS, COMPRESSION, ROW_GROUP_SIZE, MEMORY_BUDGET,
-        VALIDATION_POLICY, WRITE_MODE);
+        VALIDATION_POLICY, WRITE_MODE, COMMIT_VERIFY_FILES_OLDER_THAN);
   }
 }

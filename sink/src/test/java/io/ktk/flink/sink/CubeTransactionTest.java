@@ -1,9 +1,11 @@
 package io.ktk.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.sink.committer.FileBatch;
 import io.ktk.flink.sink.committer.KartothekCommitter;
+import io.ktk.flink.sink.committer.MissingPartFilesException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DataFile;
@@ -11,6 +13,10 @@ import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The committer of a cube sink, driven directly: a checkpoint whose commit stops between two
- * datasets is not visible to cube readers, and the restarted committer completes it.
+ * datasets is not visible to cube readers, and the restarted committer completes it; a late
+ * checkpoint whose files garbage collection deleted in one dataset is committed to none.
  */
 class CubeTransactionTest {
   private static final String WRITER = "00000000-0000-4000-8000-00000000000a";
@@ -80,6 +87,44 @@ class CubeTransactionTest {
     }
   }
 
+  @Test
+  void aLateCheckpointWithAFileOfOneDatasetDeletedCommitsNoneOfItsDatasets() throws Exception {
+    store = new FaultyObjectStore(new LocalObjectStore(dir));
+    CubeSinkConfig config = CubeTestRows.sink(() -> store).build().config();
+    Instant now = Instant.parse("2026-11-22T10:00:00Z");
+    try (KartothekCommitter committer = new KartothekCommitter(config.datasets(), config.spec(),
+        new UnregisteredMetricsGroup(), Clock.fixed(now, ZoneOffset.UTC))) {
+      committer.commit(List.copyOf(requests(config, 1, now.toEpochMilli())));
+    }
+
+    // Checkpoint 2 was written two days ago (the job was down); GC deleted weather's file only.
+    List<Request> late = requests(config, 2, now.minus(Duration.ofDays(2)).toEpochMilli());
+    for (Request request : late) {
+      for (DataFile file : request.batch.files()) {
+        store.put(file.key(request.batch.dataset()), new byte[] {1});
+      }
+    }
+    String deleted = "sales++weather/table/day=d1/" + String.format("%032d", 2) + ".parquet";
+    store.delete(deleted);
+    try (KartothekCommitter committer = new KartothekCommitter(config.datasets(), config.spec(),
+        new UnregisteredMetricsGroup(), Clock.fixed(now, ZoneOffset.UTC))) {
+      assertThatThrownBy(() -> committer.commit(List.copyOf(late)))
+          .cause()
+          .isInstanceOf(MissingPartFilesException.class)
+          .hasMessageContaining("Cannot commit checkpoint 2 to dataset 'sales++weather': 1 of its 1 part files")
+          .hasMessageContaining(deleted)
+          .hasMessageContaining("it was written 2d 0h 0m 0s ago")
+          .hasMessageContaining("Nothing of checkpoint 2 was committed to any dataset of cube 'sales'");
+    }
+    try (LocalObjectStore plain = new LocalObjectStore(dir)) {
+      for (String id : List.of("prices", "seed", "weather")) {
+        assertThat(new LogReader(plain, "sales++" + id).latest().version()).as("log of %s", id).isZero();
+      }
+      assertThat(CubeCommitLog.of(plain, "sales").latest().orElseThrow().checkpointId()).isEqualTo(1);
+    }
+    assertThat(pinned()).containsExactly(Map.entry("prices", 0L), Map.entry("seed", 0L), Map.entry("weather", 0L));
+  }
+
   private Map<String, Long> pinned() throws Exception {
     Map<String, Long> versions = new TreeMap<>();
     try (LocalObjectStore plain = new LocalObjectStore(dir)) {
@@ -89,8 +134,12 @@ class CubeTransactionTest {
     return versions;
   }
 
-  /** One batch per dataset for {@code checkpoint}: one file in partition day=d1. */
+  /** One batch per dataset for {@code checkpoint}: one file in partition day=d1 (not in the store). */
   private static List<Request> requests(CubeSinkConfig config, long checkpoint) {
+    return requests(config, checkpoint, System.currentTimeMillis());
+  }
+
+  private static List<Request> requests(CubeSinkConfig config, long checkpoint, long writtenAtMillis) {
     List<Request> requests = new ArrayList<>();
     for (KartothekSinkConfig dataset : config.datasets()) {
       Schema declared = dataset.declaredSchema();
@@ -101,7 +150,7 @@ class CubeTransactionTest {
         index.put(column, Map.of(checkpoint, List.of(file.label())));
       }
       requests.add(new Request(new FileBatch(dataset.dataset(), WRITER, checkpoint, declared,
-          dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index)));
+          dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index, writtenAtMillis)));
     }
     return requests;
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.ValidationException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
@@ -27,7 +28,7 @@ class KartothekSinkOptionsTest {
   void keysAndDefaultsArePinned() {
     assertThat(KartothekSinkOptions.all()).extracting(ConfigOption::key).containsExactly(
         "store", "dataset", "partition-columns", "index-columns", "compression", "row-group-size", "memory-budget",
-        "validation-policy", "write-mode");
+        "validation-policy", "write-mode", "commit.verify-files-older-than");
     assertThat(KartothekSinkOptions.STORE.hasDefaultValue()).isFalse();
     assertThat(KartothekSinkOptions.DATASET.hasDefaultValue()).isFalse();
     assertThat(KartothekSinkOptions.PARTITION_COLUMNS.defaultValue()).isEmpty();
@@ -37,6 +38,7 @@ class KartothekSinkOptionsTest {
     assertThat(KartothekSinkOptions.MEMORY_BUDGET.defaultValue()).isEqualTo(MemorySize.parse("128mb"));
     assertThat(KartothekSinkOptions.VALIDATION_POLICY.defaultValue()).isEqualTo(ValidationPolicy.FAIL);
     assertThat(KartothekSinkOptions.WRITE_MODE.defaultValue()).isEqualTo(WriteMode.APPEND);
+    assertThat(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue()).isEqualTo(Duration.ofHours(1));
     assertThat(KartothekSinkOptions.all()).allSatisfy(option -> assertThat(option.description().toString()).isNotBlank());
   }
 
@@ -48,6 +50,7 @@ class KartothekSinkOptionsTest {
     assertThat(config.memoryBudgetBytes()).isEqualTo(128L << 20);
     assertThat(config.validationPolicy()).isEqualTo(ValidationPolicy.FAIL);
     assertThat(config.writeMode()).isEqualTo(WriteMode.APPEND);
+    assertThat(config.verifyFilesOlderThan()).isEqualTo(Duration.ofHours(1));
     assertThat(config.partitionColumns()).isEmpty();
     assertThat(config.indexColumns()).isEmpty();
   }
@@ -66,6 +69,7 @@ class KartothekSinkOptionsTest {
             "memory-budget", "64mb",
             "validation-policy", "DEAD_LETTER",
             "write-mode", "REPLACE_PARTITIONS"))
+        .options(Map.of("commit.verify-files-older-than", "10 min"))
         .build()
         .config();
     assertThat(config.store()).isEqualTo(ObjectStoreFactory.of("s3://bucket/prefix", Map.of("region", "eu-central-1")));
@@ -78,6 +82,7 @@ class KartothekSinkOptionsTest {
     assertThat(config.memoryBudgetBytes()).isEqualTo(64L << 20);
     assertThat(config.validationPolicy()).isEqualTo(ValidationPolicy.DEAD_LETTER);
     assertThat(config.writeMode()).isEqualTo(WriteMode.REPLACE_PARTITIONS);
+    assertThat(config.verifyFilesOlderThan()).isEqualTo(Duration.ofMinutes(10));
   }
 
   @Test
@@ -102,6 +107,9 @@ class KartothekSinkOptionsTest {
         .hasMessageContaining("MAP<STRING, STRING>");
     assertThatThrownBy(() -> builder(FLAT).memoryBudget(MemorySize.ZERO).build())
         .isInstanceOf(ValidationException.class).hasMessageContaining("memory budget must be positive");
+    assertThatThrownBy(() -> builder(FLAT).verifyFilesOlderThan(Duration.ofSeconds(-1)).build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("files are verified before a commit must not be negative, not PT-1S");
   }
 
   private static KartothekSinkBuilder builder(RowType rowType) {

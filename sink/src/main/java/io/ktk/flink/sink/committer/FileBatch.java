@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.commit.DataFile;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -32,6 +33,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param files the files, each with its label, row count, size and physical schema
  * @param index per index column, per typed value (binary as {@code byte[]}), the labels of the
  *     files holding it; every label is one of {@code files}
+ * @param writtenAtMillis when the writer began writing the batch's earliest file (epoch millis,
+ *     the writer's clock), or {@link #UNKNOWN_WRITE_TIME} for a batch restored from a version 1
+ *     checkpoint; the committer checks that the files of an old batch still exist, since garbage
+ *     collection deletes uncommitted files older than its safety age
  */
 public record FileBatch(
     String dataset,
@@ -41,9 +46,16 @@ public record FileBatch(
     List<String> partitionColumns,
     List<String> indexColumns,
     List<DataFile> files,
-    Map<String, Map<Object, List<String>>> index) {
+    Map<String, Map<Object, List<String>>> index,
+    long writtenAtMillis) {
+  /** The write time of a batch that does not know it (restored from version 1 bytes). */
+  public static final long UNKNOWN_WRITE_TIME = -1;
 
   public FileBatch {
+    if (writtenAtMillis < 0 && writtenAtMillis != UNKNOWN_WRITE_TIME) {
+      throw new IllegalArgumentException("Cannot make a file batch of dataset '" + dataset + "': write time "
+          + writtenAtMillis + " is neither epoch millis nor unknown (" + UNKNOWN_WRITE_TIME + ")");
+    }
     requireNonNull(dataset, "dataset is null");
     requireNonNull(writerId, "writerId is null");
     requireNonNull(schema, "schema is null");
@@ -87,19 +99,22 @@ public record FileBatch(
 
   /** The same batch, assigned to a checkpoint. */
   public FileBatch withCheckpointId(long id) {
-    return new FileBatch(dataset, writerId, id, schema, partitionColumns, indexColumns, files, index);
+    return new FileBatch(dataset, writerId, id, schema, partitionColumns, indexColumns, files, index,
+        writtenAtMillis);
   }
 
   /** The same batch, committed under another writer id (one id for all datasets of a checkpoint). */
   public FileBatch withWriterId(String id) {
-    return new FileBatch(dataset, id, checkpointId, schema, partitionColumns, indexColumns, files, index);
+    return new FileBatch(dataset, id, checkpointId, schema, partitionColumns, indexColumns, files, index,
+        writtenAtMillis);
   }
 
   /**
    * One batch holding the files and index values of {@code batches} (of one dataset and schema),
    * for checkpoint {@code checkpointId}. Its writer id is the smallest of theirs: any choice that
    * depends only on the batches works, because a replay carries the combined batch itself; the
-   * smallest keeps the choice obvious.
+   * smallest keeps the choice obvious. Its write time is the earliest of theirs, unknown when any
+   * is unknown.
    */
   public static FileBatch combine(Collection<FileBatch> batches, long checkpointId) {
     if (batches.isEmpty()) {
@@ -107,6 +122,7 @@ public record FileBatch(
     }
     FileBatch first = batches.iterator().next();
     String writerId = first.writerId();
+    long writtenAtMillis = first.writtenAtMillis();
     List<DataFile> files = new ArrayList<>();
     Set<String> indexColumns = new LinkedHashSet<>(first.indexColumns());
     Map<String, Map<Object, Set<String>>> index = new LinkedHashMap<>();
@@ -119,6 +135,9 @@ public record FileBatch(
       if (batch.writerId().compareTo(writerId) < 0) {
         writerId = batch.writerId();
       }
+      writtenAtMillis = batch.writtenAtMillis() == UNKNOWN_WRITE_TIME || writtenAtMillis == UNKNOWN_WRITE_TIME
+          ? UNKNOWN_WRITE_TIME
+          : Math.min(writtenAtMillis, batch.writtenAtMillis());
       files.addAll(batch.files());
       indexColumns.addAll(batch.indexColumns());
       batch.index().forEach((column, values) -> {
@@ -134,7 +153,7 @@ public record FileBatch(
       combined.put(column, labels);
     });
     return new FileBatch(first.dataset(), writerId, checkpointId, first.schema(), first.partitionColumns(),
-        List.copyOf(indexColumns), files, combined);
+        List.copyOf(indexColumns), files, combined, writtenAtMillis);
   }
 
   /** Binary values compare by content as map keys. */
@@ -155,6 +174,7 @@ public record FileBatch(
   @Override
   public String toString() {
     return "FileBatch{dataset=" + dataset + ", writer=" + writerId + ", checkpoint=" + checkpointId + ", files="
-        + files.size() + ", rows=" + rows() + "}";
+        + files.size() + ", rows=" + rows() + (writtenAtMillis == UNKNOWN_WRITE_TIME ? ""
+        : ", written=" + Instant.ofEpochMilli(writtenAtMillis)) + "}";
   }
 }

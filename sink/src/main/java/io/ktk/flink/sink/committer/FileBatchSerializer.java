@@ -2,6 +2,7 @@ package io.ktk.flink.sink.committer;
 
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.ArrowSchemaMetadata;
+import io.ktk.flink.state.types.TypedValueCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -24,26 +25,33 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 /**
  * Serializes {@link FileBatch}es in Flink state (the committer's) and between operators.
  *
- * <p>Version 1, big-endian; {@code str} is a 4-byte length and UTF-8 bytes, {@code schema} the
- * base64 {@code ARROW:schema} text of the schema as a {@code str}:
+ * <p>Version 2, big-endian; {@code str} is a 4-byte length and UTF-8 bytes, {@code schema} the
+ * base64 {@code ARROW:schema} text of the schema as a {@code str}, {@code value} a typed value as
+ * {@link TypedValueCodec} writes it (tag byte, then the value: {@code 01} + i64 for a Long, {@code
+ * 03} + str for a String, {@code 04} + u8 for a Boolean, ...):
  *
  * <pre>
- * str dataset, str writerId, i64 checkpointId, schema logical schema
+ * str dataset, str writerId, i64 checkpointId, i64 writtenAtMillis (-1: unknown), schema logical schema
  * i32 n, n * str partition columns         i32 n, n * str index columns
  * i32 s, s * schema physical schemas (each distinct one once)
  * i32 f, f * (str label, i64 rows, i64 bytes, i32 physical schema number or -1)
  * i32 c, c * (str column, i32 v, v * (value, i32 l, l * i32 file number))
- * value: u8 tag, then 1 i64 | 2 f64 bits | 3 u8 bool | 4 str | 5 i32 length, bytes
- *        | 6 i64 epoch day | 7 i64 epoch second, i32 nano (LocalDateTime, UTC wall clock)
- *        | 8 i64 epoch second, i32 nano (Instant) | 9 i64 nano of day | 10 i32 scale, i32 length, unscaled bytes
  * </pre>
  *
+ * <p>Version 1 (still read; its batches get the write time {@link FileBatch#UNKNOWN_WRITE_TIME},
+ * so the committer checks that their files exist) has no {@code writtenAtMillis} and its own value
+ * tags, which differ from the shared codec's in two places: 1 i64 | 2 f64 bits | <b>3 u8 bool | 4
+ * str</b> | 5 i32 length, bytes | 6 i64 epoch day | 7 i64 epoch second, i32 nano (LocalDateTime,
+ * UTC wall clock) | 8 i64 epoch second, i32 nano (Instant) | 9 i64 nano of day | 10 i32 scale, i32
+ * length, unscaled bytes; no null.
+ *
  * <p>Another version, or bytes left over, fail with "Unrecognized version or corrupt state".
- * {@code src/test/resources/serializer/file-batch-v1.bin} keeps version 1 bytes so a change of
- * format cannot go unnoticed.
+ * {@code src/test/resources/serializer/} keeps bytes of every version ({@code file-batch-v1.bin},
+ * {@code file-batch-v1-values.bin}, {@code file-batch-v2.bin}) so a change of format cannot go
+ * unnoticed.
  */
 public final class FileBatchSerializer implements SimpleVersionedSerializer<FileBatch> {
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -56,6 +64,7 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
     writeString(out, batch.dataset());
     writeString(out, batch.writerId());
     out.writeLong(batch.checkpointId());
+    out.writeLong(batch.writtenAtMillis());
     writeString(out, ArrowSchemaMetadata.encode(batch.schema()));
     writeStrings(out, batch.partitionColumns());
     writeStrings(out, batch.indexColumns());
@@ -85,7 +94,7 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
       writeString(out, column.getKey());
       out.writeInt(column.getValue().size());
       for (Map.Entry<Object, List<String>> value : column.getValue().entrySet()) {
-        writeValue(out, value.getKey());
+        TypedValueCodec.write(out, value.getKey());
         out.writeInt(value.getValue().size());
         for (String label : value.getValue()) {
           out.writeInt(fileNumbers.get(label));
@@ -97,15 +106,16 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
 
   @Override
   public FileBatch deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
+    if (version != 1 && version != VERSION) {
       throw new IOException("Unrecognized version or corrupt state: version " + version + " of a file batch; "
-          + "this sink reads version " + VERSION);
+          + "this sink reads versions 1 and " + VERSION);
     }
     try {
       DataInputDeserializer in = new DataInputDeserializer(serialized);
       String dataset = readString(in);
       String writerId = readString(in);
       long checkpointId = in.readLong();
+      long writtenAtMillis = version == 1 ? FileBatch.UNKNOWN_WRITE_TIME : in.readLong();
       Schema schema = ArrowSchemaMetadata.decode(readString(in), "a file batch");
       List<String> partitionColumns = readStrings(in);
       List<String> indexColumns = readStrings(in);
@@ -130,7 +140,7 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
         int valueCount = count(in);
         Map<Object, List<String>> values = new LinkedHashMap<>();
         for (int v = 0; v < valueCount; v++) {
-          Object value = readValue(in);
+          Object value = version == 1 ? readVersion1Value(in) : TypedValueCodec.read(in);
           int labelCount = count(in);
           List<String> labels = new ArrayList<>(labelCount);
           for (int l = 0; l < labelCount; l++) {
@@ -144,7 +154,8 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
         throw new IOException("Unrecognized version or corrupt state: " + in.available()
             + " bytes after a file batch of version " + version);
       }
-      return new FileBatch(dataset, writerId, checkpointId, schema, partitionColumns, indexColumns, files, index);
+      return new FileBatch(dataset, writerId, checkpointId, schema, partitionColumns, indexColumns, files, index,
+          writtenAtMillis);
     } catch (IOException e) {
       throw e.getMessage() != null && e.getMessage().startsWith("Unrecognized")
           ? e
@@ -156,50 +167,8 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
     }
   }
 
-  private static void writeValue(DataOutputSerializer out, Object value) throws IOException {
-    if (value instanceof Long v) {
-      out.writeByte(1);
-      out.writeLong(v);
-    } else if (value instanceof Double v) {
-      out.writeByte(2);
-      out.writeLong(Double.doubleToRawLongBits(v));
-    } else if (value instanceof Boolean v) {
-      out.writeByte(3);
-      out.writeBoolean(v);
-    } else if (value instanceof String v) {
-      out.writeByte(4);
-      writeString(out, v);
-    } else if (value instanceof byte[] v) {
-      out.writeByte(5);
-      out.writeInt(v.length);
-      out.write(v);
-    } else if (value instanceof LocalDate v) {
-      out.writeByte(6);
-      out.writeLong(v.toEpochDay());
-    } else if (value instanceof LocalDateTime v) {
-      out.writeByte(7);
-      out.writeLong(v.toEpochSecond(ZoneOffset.UTC));
-      out.writeInt(v.getNano());
-    } else if (value instanceof Instant v) {
-      out.writeByte(8);
-      out.writeLong(v.getEpochSecond());
-      out.writeInt(v.getNano());
-    } else if (value instanceof LocalTime v) {
-      out.writeByte(9);
-      out.writeLong(v.toNanoOfDay());
-    } else if (value instanceof BigDecimal v) {
-      out.writeByte(10);
-      out.writeInt(v.scale());
-      byte[] unscaled = v.unscaledValue().toByteArray();
-      out.writeInt(unscaled.length);
-      out.write(unscaled);
-    } else {
-      throw new IllegalArgumentException("Cannot serialize index value " + value + " of class "
-          + (value == null ? "null" : value.getClass().getName()));
-    }
-  }
-
-  private static Object readValue(DataInputDeserializer in) throws IOException {
+  /** Version 1's own value tags (Boolean 3, String 4; no null), kept only to read its bytes. */
+  private static Object readVersion1Value(DataInputDeserializer in) throws IOException {
     int tag = in.readUnsignedByte();
     return switch (tag) {
       case 1 -> in.readLong();
@@ -215,7 +184,8 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
         int scale = in.readInt();
         yield new BigDecimal(new BigInteger(readBytes(in)), scale);
       }
-      default -> throw new IOException("Unrecognized version or corrupt state: unknown index value tag " + tag);
+      default -> throw new IOException("Unrecognized version or corrupt state: unknown index value tag " + tag
+          + " in a file batch of version 1");
     };
   }
 
@@ -236,9 +206,7 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
   }
 
   private static void writeString(DataOutputSerializer out, String string) throws IOException {
-    byte[] bytes = string.getBytes(StandardCharsets.UTF_8);
-    out.writeInt(bytes.length);
-    out.write(bytes);
+    TypedValueCodec.writeString(out, string);
   }
 
   private static String readString(DataInputDeserializer in) throws IOException {

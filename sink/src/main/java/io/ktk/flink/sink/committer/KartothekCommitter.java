@@ -18,6 +18,7 @@ import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -52,12 +53,19 @@ import org.slf4j.LoggerFactory;
  * theirs, the others commit, and the record is written. Cube readers ({@link CubeVersions}) do not
  * see a dataset's part of the transaction before the record exists.
  *
+ * <p>A batch written longer ago than {@code commit.verify-files-older-than} (a job restored after
+ * being down for a while), or restored from a checkpoint that does not record its age, is checked
+ * first: every file of it must exist ({@link PartFileCheck}), for every batch of the checkpoint
+ * before any is committed, since garbage collection may have deleted them as old unreferenced
+ * files. When some are missing, nothing of the checkpoint is committed and the job fails with
+ * {@link MissingPartFilesException}.
+ *
  * <ul>
  *   <li>Store errors, lost races beyond the commit log's attempts and unknown commit states:
  *       retried; after Flink's retries the job fails over and the batch is replayed.
  *   <li>The batch breaks a rule against the dataset as committed now (another writer changed a
- *       column's type; a file is committed already): the job fails without restarts, because a
- *       replay would fail the same way.
+ *       column's type; a file is committed already), or its files are gone: the job fails without
+ *       restarts, because a replay would fail the same way.
  *   <li>Publishing fails after the commit: retried like a commit; the retry finds the commit in
  *       the log and publishes again.
  * </ul>
@@ -72,6 +80,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private final Map<String, KartothekSinkConfig> configs = new LinkedHashMap<>();
   private final CubeSpec cube;
   private final CommitterMetrics metrics;
+  private final PartFileCheck fileCheck;
   private ObjectStore store;
   private final Map<String, CommitLog> logs = new HashMap<>();
   private PlateauPublisher publisher;
@@ -85,10 +94,16 @@ public final class KartothekCommitter implements Committer<FileBatch> {
    * cube and each checkpoint is committed as one cube transaction.
    */
   public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup) {
+    this(configs, cube, metricGroup, Clock.systemUTC());
+  }
+
+  /** As above, with the clock that tells a batch's age (tests control it). */
+  public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup, Clock clock) {
     configs.forEach(config -> this.configs.put(config.dataset(), config));
     this.storeFactory = configs.get(0).store();
     this.cube = cube;
     this.metrics = new CommitterMetrics(metricGroup);
+    this.fileCheck = new PartFileCheck(clock);
   }
 
   @Override
@@ -125,6 +140,11 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       List<CommitRequest<FileBatch>> acknowledged = new ArrayList<>();
       for (CommitRequest<FileBatch> request : ordered) {
         FileBatch batch = request.getCommittable();
+        fileCheck.verify(store(), log(batch.dataset()), batch, config(batch).verifyFilesOlderThan(),
+            cube == null ? null : cube.name());
+      }
+      for (CommitRequest<FileBatch> request : ordered) {
+        FileBatch batch = request.getCommittable();
         CommitLog commitLog = log(batch.dataset());
         CommitResult result = commitLog.commit(toCommitRequest(batch, commitLog));
         long version = result.version();
@@ -155,7 +175,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
-    } catch (ValidationException | CorruptDatasetException e) {
+    } catch (ValidationException | CorruptDatasetException | MissingPartFilesException e) {
       throw new SuppressRestartsException(e);
     } catch (IOException | KtkException e) {
       LOG.warn("Cannot commit checkpoint {} ({}; attempt {}); retrying", first.checkpointId(),
@@ -168,10 +188,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
 
   /** The change a batch makes (the name {@code CommitRequest} is Flink's here). */
   private io.ktk.flink.state.commit.CommitRequest toCommitRequest(FileBatch batch, CommitLog log) {
-    KartothekSinkConfig config = configs.get(batch.dataset());
-    if (config == null) {
-      throw new IllegalStateException("Cannot commit " + batch + ": this sink writes " + configs.keySet());
-    }
+    KartothekSinkConfig config = config(batch);
     var change = config.writeMode() == WriteMode.REPLACE_PARTITIONS
         ? io.ktk.flink.state.commit.CommitRequest.replacePartitions(batch.partitionColumns(), batch.schema(),
             batch.files(), batch.partitions())
@@ -188,11 +205,24 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     return change.withMetadata(metadata).withCubeTransaction(cube.name());
   }
 
-  private CommitLog log(String dataset) throws IOException {
+  private KartothekSinkConfig config(FileBatch batch) {
+    KartothekSinkConfig config = configs.get(batch.dataset());
+    if (config == null) {
+      throw new IllegalStateException("Cannot commit " + batch + ": this sink writes " + configs.keySet());
+    }
+    return config;
+  }
+
+  private ObjectStore store() throws IOException {
     if (store == null) {
       store = storeFactory.open();
       publisher = new PlateauPublisher();
     }
+    return store;
+  }
+
+  private CommitLog log(String dataset) throws IOException {
+    store();
     CommitLog log = logs.get(dataset);
     if (log == null) {
       log = CommitLog.open(store, dataset, CommitLogOptions.DEFAULTS);

@@ -36,6 +36,8 @@ final class DatasetWriter {
   private final List<PartitionBuffer> buffers = new ArrayList<>();
   private final List<DataFile> pendingFiles = new ArrayList<>();
   private final Map<String, Map<Object, Set<String>>> pendingIndex = new LinkedHashMap<>();
+  /** When the first of {@link #pendingFiles} began to be written (epoch millis). */
+  private long pendingSinceMillis = FileBatch.UNKNOWN_WRITE_TIME;
 
   DatasetWriter(KartothekSinkConfig config, List<String> indexColumns, ObjectStore store, MemoryBudget budget) {
     this.config = config;
@@ -103,6 +105,10 @@ final class DatasetWriter {
   /** Writes the buffer as a part file; returns it. */
   DataFile flush(PartitionBuffer buffer) throws IOException {
     PartitionLabel label = buffer.partition().label().withFileId(PartitionLabel.newFileId());
+    if (pendingFiles.isEmpty()) {
+      // Taken before the write: the batch's age is never underestimated against the store's clock.
+      pendingSinceMillis = System.currentTimeMillis();
+    }
     DataFile file = fileWriter.write(buffer, label);
     pendingFiles.add(file);
     for (IndexValues index : buffer.indices()) {
@@ -141,7 +147,7 @@ final class DatasetWriter {
       index.put(column, labels);
     });
     FileBatch batch = new FileBatch(config.dataset(), writerId, -1, logicalSchema, config.partitionColumns(),
-        indexColumns, pendingFiles, index);
+        indexColumns, pendingFiles, index, pendingSinceMillis);
     pendingFiles.clear();
     pendingIndex.clear();
     return Optional.of(batch);

@@ -73,7 +73,7 @@ class KartothekCommitterTest {
     DataFile renamed = new DataFile("p=a/" + fileId, file.rows(), file.bytes(), file.physicalSchema());
     return new FileBatch(template.dataset(), template.writerId(), checkpointId, template.schema(),
         template.partitionColumns(), template.indexColumns(), List.of(renamed),
-        Map.of("id", Map.of(7L, List.of(renamed.label()))));
+        Map.of("id", Map.of(7L, List.of(renamed.label()))), System.currentTimeMillis());
   }
 
   /** Flink's view of one committable in the committer, as a test double recording what it is told. */

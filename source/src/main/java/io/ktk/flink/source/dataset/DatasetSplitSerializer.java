@@ -1,6 +1,6 @@
 package io.ktk.flink.source.dataset;
 
-import io.ktk.flink.source.split.ValueCodec;
+import io.ktk.flink.state.types.TypedValueCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -14,7 +14,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * Serializes {@link DatasetSplit}s for checkpoints and for sending them to readers.
  *
  * <p>Version 1, big-endian ({@link java.io.DataOutput}); strings are an int length and UTF-8
- * bytes; values as {@link ValueCodec} writes them (a tag byte, then the value):
+ * bytes; values as {@link TypedValueCodec} writes them (a tag byte, then the value):
  *
  * <pre>
  * split := string splitId, long version, int v, value{v} (partition values),
@@ -39,14 +39,14 @@ public final class DatasetSplitSerializer implements SimpleVersionedSerializer<D
   public byte[] serialize(DatasetSplit split) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      ValueCodec.writeString(out, split.splitId());
+      TypedValueCodec.writeString(out, split.splitId());
       out.writeLong(split.version());
       out.writeInt(split.partitionValues().size());
       for (Object value : split.partitionValues()) {
-        ValueCodec.write(out, value);
+        TypedValueCodec.write(out, value);
       }
-      ValueCodec.writeString(out, split.key());
-      ValueCodec.writeString(out, split.label());
+      TypedValueCodec.writeString(out, split.key());
+      TypedValueCodec.writeString(out, split.label());
       out.writeLong(split.rows());
       out.writeLong(split.bytes());
       out.writeLong(split.emittedRows());
@@ -61,7 +61,7 @@ public final class DatasetSplitSerializer implements SimpleVersionedSerializer<D
           + " (supported: " + VERSION + ")");
     }
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
-      String splitId = ValueCodec.readString(in);
+      String splitId = TypedValueCodec.readString(in);
       long datasetVersion = in.readLong();
       int count = in.readInt();
       if (count < 0) {
@@ -69,12 +69,12 @@ public final class DatasetSplitSerializer implements SimpleVersionedSerializer<D
       }
       List<Object> values = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        values.add(ValueCodec.read(in));
+        values.add(TypedValueCodec.read(in));
       }
       DatasetSplit split;
       try {
-        split = new DatasetSplit(splitId, datasetVersion, values, ValueCodec.readString(in),
-            ValueCodec.readString(in), in.readLong(), in.readLong(), in.readLong());
+        split = new DatasetSplit(splitId, datasetVersion, values, TypedValueCodec.readString(in),
+            TypedValueCodec.readString(in), in.readLong(), in.readLong(), in.readLong());
       } catch (IllegalArgumentException e) {
         throw new IOException("Unrecognized version or corrupt state: " + e.getMessage(), e);
       }

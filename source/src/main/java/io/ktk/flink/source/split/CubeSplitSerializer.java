@@ -3,6 +3,7 @@ package io.ktk.flink.source.split;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.QueryGroup;
+import io.ktk.flink.state.types.TypedValueCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -21,7 +22,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * Serializes {@link CubeSplit}s for checkpoints and for sending them to readers.
  *
  * <p>Version 1, big-endian ({@link DataOutput}); strings are an int length and UTF-8 bytes; values
- * as {@link ValueCodec} writes them:
+ * as {@link TypedValueCodec} writes them (the project's one codec of typed values: its tags are
+ * those this format has had since version 1, so moving to it changed no byte):
  *
  * <pre>
  * split      := string splitId, int n, (string datasetId, long version){n}, group, long emittedRows
@@ -69,31 +71,31 @@ public final class CubeSplitSerializer implements SimpleVersionedSerializer<Cube
 
   /** Writes a split in version {@link #VERSION} (also used inside the enumerator's state). */
   static void write(DataOutput out, CubeSplit split) throws IOException {
-    ValueCodec.writeString(out, split.splitId());
+    TypedValueCodec.writeString(out, split.splitId());
     out.writeInt(split.versions().size());
     for (Map.Entry<String, Long> e : split.versions().entrySet()) {
-      ValueCodec.writeString(out, e.getKey());
+      TypedValueCodec.writeString(out, e.getKey());
       out.writeLong(e.getValue());
     }
     QueryGroup group = split.group();
     out.writeInt(group.key().size());
     for (Object value : group.key()) {
-      ValueCodec.write(out, value);
+      TypedValueCodec.write(out, value);
     }
     out.writeInt(group.partitions().size());
     for (GroupPartition partition : group.partitions()) {
-      ValueCodec.writeString(out, partition.path());
+      TypedValueCodec.writeString(out, partition.path());
       out.writeInt(partition.partitionValues().size());
       for (Object value : partition.partitionValues()) {
-        ValueCodec.write(out, value);
+        TypedValueCodec.write(out, value);
       }
       out.writeInt(partition.files().size());
       for (Map.Entry<String, List<PlannedFile>> e : partition.files().entrySet()) {
-        ValueCodec.writeString(out, e.getKey());
+        TypedValueCodec.writeString(out, e.getKey());
         out.writeInt(e.getValue().size());
         for (PlannedFile file : e.getValue()) {
-          ValueCodec.writeString(out, file.key());
-          ValueCodec.writeString(out, file.label());
+          TypedValueCodec.writeString(out, file.key());
+          TypedValueCodec.writeString(out, file.label());
           out.writeLong(file.rows());
           out.writeLong(file.bytes());
           out.writeLong(file.addedIn());
@@ -106,28 +108,28 @@ public final class CubeSplitSerializer implements SimpleVersionedSerializer<Cube
 
   /** Reads a split of version {@link #VERSION}. */
   static CubeSplit read(DataInput in) throws IOException {
-    String splitId = ValueCodec.readString(in);
+    String splitId = TypedValueCodec.readString(in);
     Map<String, Long> versions = new TreeMap<>();
     for (int i = count(in); i > 0; i--) {
-      versions.put(ValueCodec.readString(in), in.readLong());
+      versions.put(TypedValueCodec.readString(in), in.readLong());
     }
     List<Object> key = new ArrayList<>();
     for (int i = count(in); i > 0; i--) {
-      key.add(ValueCodec.read(in));
+      key.add(TypedValueCodec.read(in));
     }
     List<GroupPartition> partitions = new ArrayList<>();
     for (int p = count(in); p > 0; p--) {
-      String path = ValueCodec.readString(in);
+      String path = TypedValueCodec.readString(in);
       List<Object> values = new ArrayList<>();
       for (int i = count(in); i > 0; i--) {
-        values.add(ValueCodec.read(in));
+        values.add(TypedValueCodec.read(in));
       }
       Map<String, List<PlannedFile>> files = new LinkedHashMap<>();
       for (int d = count(in); d > 0; d--) {
-        String datasetId = ValueCodec.readString(in);
+        String datasetId = TypedValueCodec.readString(in);
         List<PlannedFile> list = new ArrayList<>();
         for (int f = count(in); f > 0; f--) {
-          list.add(new PlannedFile(ValueCodec.readString(in), ValueCodec.readString(in), in.readLong(), in.readLong(),
+          list.add(new PlannedFile(TypedValueCodec.readString(in), TypedValueCodec.readString(in), in.readLong(), in.readLong(),
               in.readLong(), in.readBoolean()));
         }
         files.put(datasetId, list);

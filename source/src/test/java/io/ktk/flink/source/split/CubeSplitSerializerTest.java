@@ -92,6 +92,13 @@ class CubeSplitSerializerTest {
   }
 
   @Test
+  void version1BytesAreStillWrittenWithTheSharedValueCodec() throws IOException {
+    assertThat(CubeSplitSerializer.INSTANCE.serialize(sampleSplit()))
+        .as("the split format kept its bytes when its values moved to TypedValueCodec")
+        .isEqualTo(resource("cube-split-v1.bin"));
+  }
+
+  @Test
   void theEnumeratorStateOfAContinuousSourceRoundTrips() throws IOException {
     CubeEnumeratorState state = new CubeEnumeratorState(List.of(sampleSplit()), 12, 3);
     byte[] bytes = CubeEnumeratorStateSerializer.INSTANCE.serialize(state);

@@ -17,6 +17,8 @@
  *   <li>{@link io.ktk.flink.state.types.KeyColumns}: key columns may not be null.
  *   <li>{@link io.ktk.flink.state.types.ArrowTypeNames}: types as pyarrow prints them, for
  *       messages.
+ *   <li>{@link io.ktk.flink.state.types.TypedValueCodec}: the binary encoding of typed values in
+ *       checkpointed state (source splits, sink committables).
  * </ul>
  *
  * <p>Dictionary-encoded fields are expected in Arrow's message format: the field's type is the

@@ -5,13 +5,18 @@ import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
+import java.util.Optional;
 
-/** A store that counts reads (ranged requests and their bytes, whole-object reads) and listed keys. */
+/**
+ * A store that counts reads (ranged requests and their bytes, whole-object reads), HEAD requests
+ * and listed keys.
+ */
 public final class CountingObjectStore extends ForwardingObjectStore {
   public int rangeReads;
   public long bytesRead;
   public int wholeReads;
   public int listed;
+  public int heads;
 
   public CountingObjectStore(ObjectStore delegate) {
     super(delegate);
@@ -22,6 +27,13 @@ public final class CountingObjectStore extends ForwardingObjectStore {
     bytesRead = 0;
     wholeReads = 0;
     listed = 0;
+    heads = 0;
+  }
+
+  @Override
+  public Optional<ObjectInfo> head(String key) throws IOException {
+    heads++;
+    return delegate.head(key);
   }
 
   @Override
