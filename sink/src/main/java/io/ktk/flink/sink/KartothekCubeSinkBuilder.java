@@ -55,6 +55,7 @@ public final class KartothekCubeSinkBuilder {
   private ValidationPolicy validationPolicy = KartothekSinkOptions.VALIDATION_POLICY.defaultValue();
   private WriteMode writeMode = KartothekSinkOptions.WRITE_MODE.defaultValue();
   private Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
+  private Duration publishMinInterval = KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue();
 
   KartothekCubeSinkBuilder(String cube) {
     this.cube = requireNonNull(cube, "cube is null");
@@ -164,6 +165,15 @@ public final class KartothekCubeSinkBuilder {
   }
 
   /**
+   * The least time between two publications of the plateau view ({@link
+   * KartothekSinkOptions#PUBLISH_MIN_INTERVAL}; default 0, after every commit).
+   */
+  public KartothekCubeSinkBuilder publishMinInterval(Duration interval) {
+    this.publishMinInterval = requireNonNull(interval, "interval is null");
+    return this;
+  }
+
+  /**
    * Applies options given as text: {@code store}, {@code store.*}, {@code compression}, {@code
    * row-group-size}, {@code memory-budget}, {@code validation-policy}, {@code write-mode}, {@code
    * commit.verify-files-older-than} of {@link
@@ -188,6 +198,7 @@ public final class KartothekCubeSinkBuilder {
     config.getOptional(KartothekSinkOptions.VALIDATION_POLICY).ifPresent(this::validationPolicy);
     config.getOptional(KartothekSinkOptions.WRITE_MODE).ifPresent(this::writeMode);
     config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
+    config.getOptional(KartothekSinkOptions.PUBLISH_MIN_INTERVAL).ifPresent(this::publishMinInterval);
     return this;
   }
 
@@ -265,7 +276,7 @@ public final class KartothekCubeSinkBuilder {
       List<String> indexColumns = isSeed ? spec.indexedDimensionColumns() : List.of();
       configs.add(new KartothekSinkConfig(store, spec.datasetUuid(id), rowType, partitionColumns, indexColumns,
           compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, dimensions,
-          verifyFilesOlderThan));
+          verifyFilesOlderThan, publishMinInterval));
       ids.add(id);
     }
     return new KartothekCubeSink(new CubeSinkConfig(cube, dimensionColumns, partitionColumns, seed,

@@ -42,6 +42,7 @@ public final class KartothekSinkBuilder {
   private ValidationPolicy validationPolicy = KartothekSinkOptions.VALIDATION_POLICY.defaultValue();
   private WriteMode writeMode = KartothekSinkOptions.WRITE_MODE.defaultValue();
   private Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
+  private Duration publishMinInterval = KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue();
 
   KartothekSinkBuilder(RowType rowType) {
     this.rowType = requireNonNull(rowType, "rowType is null");
@@ -126,6 +127,15 @@ public final class KartothekSinkBuilder {
   }
 
   /**
+   * The least time between two publications of the plateau view ({@link
+   * KartothekSinkOptions#PUBLISH_MIN_INTERVAL}; default 0, after every commit).
+   */
+  public KartothekSinkBuilder publishMinInterval(Duration interval) {
+    this.publishMinInterval = requireNonNull(interval, "interval is null");
+    return this;
+  }
+
+  /**
    * Applies options given as text, as in a SQL {@code WITH} clause: the keys of {@link
    * KartothekSinkOptions}, and store options with the prefix {@value
    * KartothekSinkOptions#STORE_OPTION_PREFIX}. Options not given keep their current value.
@@ -148,6 +158,7 @@ public final class KartothekSinkBuilder {
     config.getOptional(KartothekSinkOptions.VALIDATION_POLICY).ifPresent(this::validationPolicy);
     config.getOptional(KartothekSinkOptions.WRITE_MODE).ifPresent(this::writeMode);
     config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
+    config.getOptional(KartothekSinkOptions.PUBLISH_MIN_INTERVAL).ifPresent(this::publishMinInterval);
     return this;
   }
 
@@ -166,6 +177,6 @@ public final class KartothekSinkBuilder {
     }
     return new KartothekSink(new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
         compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, List.of(),
-        verifyFilesOlderThan));
+        verifyFilesOlderThan, publishMinInterval));
   }
 }

@@ -36,6 +36,8 @@ import org.apache.flink.table.types.logical.RowType;
  *     partition columns they may not be null (empty for a plain dataset)
  * @param verifyFilesOlderThan the committer checks that the files of a batch older than this
  *     still exist before committing it ({@link KartothekSinkOptions#COMMIT_VERIFY_FILES_OLDER_THAN})
+ * @param publishMinInterval the least time between two publications of the plateau view ({@link
+ *     KartothekSinkOptions#PUBLISH_MIN_INTERVAL})
  */
 public record KartothekSinkConfig(
     ObjectStoreFactory store,
@@ -49,7 +51,8 @@ public record KartothekSinkConfig(
     ValidationPolicy validationPolicy,
     WriteMode writeMode,
     List<String> dimensionColumns,
-    Duration verifyFilesOlderThan)
+    Duration verifyFilesOlderThan,
+    Duration publishMinInterval)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -67,6 +70,11 @@ public record KartothekSinkConfig(
     if (verifyFilesOlderThan.isNegative()) {
       throw invalid(dataset, "the age above which files are verified before a commit must not be negative, not "
           + verifyFilesOlderThan);
+    }
+    requireNonNull(publishMinInterval, "publishMinInterval is null");
+    if (publishMinInterval.isNegative()) {
+      throw invalid(dataset, "the least time between two publications must not be negative, not "
+          + publishMinInterval);
     }
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw invalid(dataset, "the dataset uuid may hold only the characters a-z A-Z 0-9 + - _");
@@ -92,7 +100,8 @@ public record KartothekSinkConfig(
       ValidationPolicy validationPolicy, WriteMode writeMode, List<String> dimensionColumns) {
     this(store, dataset, rowType, partitionColumns, indexColumns, compression, rowGroupSizeBytes, memoryBudgetBytes,
         validationPolicy, writeMode, dimensionColumns,
-        KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue());
+        KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue(),
+        KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue());
   }
 
   /** The config of a plain dataset, without dimension columns. */

@@ -93,6 +93,18 @@ public final class KartothekSinkOptions {
               + "age. When files are missing, nothing of the checkpoint is committed and the job fails, naming "
               + "them. Keep it well below the GC safety age (default 1 day); 0 checks every checkpoint.");
 
+  public static final ConfigOption<Duration> PUBLISH_MIN_INTERVAL =
+      key("publish.min-interval")
+          .durationType()
+          .defaultValue(Duration.ZERO)
+          .withDescription("The least time between two publications of a dataset's plateau view (metadata "
+              + "JSON, _common_metadata, index files) by the committer. Publishing rewrites the whole view, about "
+              + "1 s at 100,000 files, while a commit costs milliseconds: with short checkpoint intervals on large "
+              + "datasets, publish less often. Commits are not delayed; readers of the commit log (this project's "
+              + "source and ktk) see every commit at once, plateau and Kartothek readers see the view of the last "
+              + "publication, at most this old while commits go on, and the latest one after the job ends. "
+              + "0 publishes after every commit.");
+
   public static final ConfigOption<List<String>> DIMENSION_COLUMNS =
       key("dimension-columns")
           .stringType()
@@ -119,6 +131,6 @@ public final class KartothekSinkOptions {
   /** Every option, for factories that list what they accept. */
   public static List<ConfigOption<?>> all() {
     return List.of(STORE, DATASET, PARTITION_COLUMNS, INDEX_COLUMNS, COMPRESSION, ROW_GROUP_SIZE, MEMORY_BUDGET,
-        VALIDATION_POLICY, WRITE_MODE, COMMIT_VERIFY_FILES_OLDER_THAN);
+        VALIDATION_POLICY, WRITE_MODE, COMMIT_VERIFY_FILES_OLDER_THAN, PUBLISH_MIN_INTERVAL);
   }
 }

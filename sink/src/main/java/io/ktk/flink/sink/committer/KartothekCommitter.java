@@ -26,7 +26,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -81,6 +83,11 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private final CubeSpec cube;
   private final CommitterMetrics metrics;
   private final PartFileCheck fileCheck;
+  private final Clock clock;
+  /** When this committer last published each dataset's view (clock millis). */
+  private final Map<String, Long> lastPublished = new HashMap<>();
+  /** Datasets committed since this committer last published their view. */
+  private final Set<String> unpublished = new TreeSet<>();
   private ObjectStore store;
   private final Map<String, CommitLog> logs = new HashMap<>();
   private PlateauPublisher publisher;
@@ -97,13 +104,14 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     this(configs, cube, metricGroup, Clock.systemUTC());
   }
 
-  /** As above, with the clock that tells a batch's age (tests control it). */
+  /** As above, with the clock that tells a batch's age and when to publish (tests control it). */
   public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup, Clock clock) {
     configs.forEach(config -> this.configs.put(config.dataset(), config));
     this.storeFactory = configs.get(0).store();
     this.cube = cube;
     this.metrics = new CommitterMetrics(metricGroup);
     this.fileCheck = new PartFileCheck(clock);
+    this.clock = clock;
   }
 
   @Override
@@ -137,6 +145,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     FileBatch first = ordered.get(0).getCommittable();
     try {
       Map<String, Long> versions = new TreeMap<>();
+      Map<String, Long> committed = new HashMap<>();
       List<CommitRequest<FileBatch>> acknowledged = new ArrayList<>();
       for (CommitRequest<FileBatch> request : ordered) {
         FileBatch batch = request.getCommittable();
@@ -159,6 +168,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
         } else {
           LOG.info("Dataset '{}': committed {} as version {}", batch.dataset(), batch, result.version());
         }
+        committed.put(batch.dataset(), version);
         if (cube != null) {
           versions.put(CubeNames.parse(batch.dataset()).datasetId(), version);
         }
@@ -170,8 +180,10 @@ public final class KartothekCommitter implements Committer<FileBatch> {
             first.checkpointId(), first.writerId(), versions, record.version());
       }
       for (CommitRequest<FileBatch> request : ordered) {
-        long published = publisher.publish(logs.get(request.getCommittable().dataset()));
-        metrics.committed(published, (System.nanoTime() - start) / 1_000_000);
+        String dataset = request.getCommittable().dataset();
+        unpublished.add(dataset);
+        long published = publishIfDue(dataset);
+        metrics.committed(published >= 0 ? published : committed.get(dataset), (System.nanoTime() - start) / 1_000_000);
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
@@ -184,6 +196,22 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       ordered.forEach(CommitRequest::retryLater);
       return false;
     }
+  }
+
+  /**
+   * Publishes the view of {@code dataset} unless this committer published it less than {@code
+   * publish.min-interval} ago; returns the version published, or -1 when it held back.
+   */
+  private long publishIfDue(String dataset) throws IOException {
+    long now = clock.millis();
+    Long last = lastPublished.get(dataset);
+    if (last != null && now - last < configs.get(dataset).publishMinInterval().toMillis()) {
+      return -1;
+    }
+    long published = publisher.publish(logs.get(dataset));
+    lastPublished.put(dataset, now);
+    unpublished.remove(dataset);
+    return published;
   }
 
   /** The change a batch makes (the name {@code CommitRequest} is Flink's here). */
@@ -234,14 +262,34 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   /** After a failure, the next attempt reads the logs afresh. */
   private void reset() {
     try {
-      close();
+      release();
     } catch (IOException | RuntimeException e) {
       LOG.warn("Cannot close the store of {}", configs.keySet(), e);
     }
   }
 
+  /**
+   * Publishes the views that {@code publish.min-interval} held back (at the end of a bounded job,
+   * or when the job stops), so that plateau readers see the last commit; a failure here loses no
+   * data (the commits are in the log, and the next publication of any writer catches up).
+   */
   @Override
   public void close() throws IOException {
+    if (store != null) {
+      for (String dataset : List.copyOf(unpublished)) {
+        try {
+          log(dataset);
+          publisher.publish(logs.get(dataset));
+          unpublished.remove(dataset);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Cannot publish the view of dataset '{}' on close; the next publication will", dataset, e);
+        }
+      }
+    }
+    release();
+  }
+
+  private void release() throws IOException {
     logs.clear();
     publisher = null;
     if (store != null) {

@@ -45,7 +45,7 @@ class LateCommitTest {
   private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
 
   /** Set per test; the factory below must stay serializable, so it reads a static field. */
-  private static CountingObjectStore store;
+  static CountingObjectStore store;
 
   @TempDir Path dir;
   private KartothekSinkConfig config;
@@ -182,7 +182,7 @@ class LateCommitTest {
    * A batch of checkpoint {@code checkpointId} with {@code files} part files in partition p=a,
    * each written to the store (a few bytes: the committer does not read them).
    */
-  private static FileBatch batch(long checkpointId, Instant writtenAt, int files) throws Exception {
+  static FileBatch batch(long checkpointId, Instant writtenAt, int files) throws Exception {
     FileBatch template = FileBatchSerializerTest.sample();
     DataFile first = template.files().get(0);
     List<DataFile> parts = new ArrayList<>();
@@ -202,7 +202,7 @@ class LateCommitTest {
   }
 
   /** Flink's view of one committable in the committer, as a test double recording what it is told. */
-  private static final class Request implements Committer.CommitRequest<FileBatch> {
+  static final class Request implements Committer.CommitRequest<FileBatch> {
     final FileBatch batch;
     int retries;
     boolean alreadyCommitted;
