@@ -8,13 +8,11 @@ import io.ktk.flink.state.parquet.ColumnStatistics;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;
 import io.ktk.flink.state.rowformat.RowBuffer;
-import io.ktk.flink.state.rowformat.RowKey;
 import io.ktk.flink.state.rowformat.RowKeyMap;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -193,18 +191,7 @@ final class DatasetCells {
   /** The ids of the kept keys, sorted by key. */
   int[] sortedIds() {
     int[] ids = alive.stream().toArray();
-    RowKey[] views = new RowKey[rows.size()];
-    for (int id : ids) {
-      views[id] = keys.key(id);
-    }
-    Integer[] boxed = new Integer[ids.length];
-    for (int i = 0; i < ids.length; i++) {
-      boxed[i] = ids[i];
-    }
-    Arrays.sort(boxed, (a, b) -> views[a].compareTo(views[b]));
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = boxed[i];
-    }
+    keys.sort(ids);
     return ids;
   }
 

@@ -101,6 +101,17 @@ public final class RowKeyMap {
     return new RowKey(keyBytes, keyOffsets[id], keyOffsets[id + 1]);
   }
 
+  /**
+   * Sorts ids (any subset, in any order) in place by their keys, with the radix sort of {@link
+   * Rows#sort}: no key is copied or boxed.
+   */
+  public void sort(int[] ids) {
+    for (int id : ids) {
+      checkIndex(id, size);
+    }
+    new RowSorter(keyBytes, keyOffsets).sort(ids);
+  }
+
   /** Removes all keys, keeping the allocated capacity; ids start again at 0. */
   public void clear() {
     Arrays.fill(slots, 0);

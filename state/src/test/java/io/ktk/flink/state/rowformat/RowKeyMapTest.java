@@ -19,6 +19,27 @@ import org.junit.jupiter.api.Test;
 class RowKeyMapTest {
 
   @Test
+  void sortsAnySubsetOfIdsByTheirKeysLikeAnUnsignedByteComparison() {
+    Random random = new Random(11);
+    RowKeyMap map = new RowKeyMap();
+    for (int i = 0; i < 50_000; i++) {
+      byte[] key = new byte[9]; // encoded keys are prefix-free; keys of one length are
+      for (int k = 0; k < key.length; k++) {
+        key[k] = (byte) (k < 6 ? random.nextInt(3) : random.nextInt(256));
+      }
+      map.getOrAdd(key, 0, key.length);
+    }
+    int[] ids = random.ints(0, map.size()).distinct().limit(map.size() / 2).toArray();
+    Integer[] expected = java.util.Arrays.stream(ids).boxed().toArray(Integer[]::new);
+    java.util.Arrays.sort(expected, (x, y) -> java.util.Arrays.compareUnsigned(map.key(x).toByteArray(),
+        map.key(y).toByteArray()));
+
+    map.sort(ids);
+
+    assertThat(ids).containsExactly(java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray());
+  }
+
+  @Test
   void assignsDenseIdsInOrderOfFirstAppearanceAndFindsThemAgain() {
     Random random = new Random(3);
     RowKeyMap map = new RowKeyMap(2);
