@@ -4,6 +4,7 @@ import io.ktk.flink.sink.Compression;
 import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
@@ -31,7 +32,6 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.IcebergSink;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 
 /**
@@ -106,8 +106,9 @@ public enum SinkVariant {
       long rows = 0;
       try (Stream<Path> files = dataFiles(out)) {
         for (Path file : (Iterable<Path>) files::iterator) {
-          try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-            rows += reader.getRecordCount();
+          // this project's footer reader: parquet-java's builds a Hadoop Configuration per file
+          try (ParquetRowsReader reader = ParquetRowsReader.open(new LocalInputFile(file))) {
+            rows += reader.rowCount();
           }
         }
       }
