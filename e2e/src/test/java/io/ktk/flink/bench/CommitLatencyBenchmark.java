@@ -32,7 +32,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * (metadata JSON, index file; necessarily proportional to the dataset), and a cold open of the log.
  * The figure that matters is the ratio of a commit at 100,000 files to one at 1,000.
  *
- * <p>Run: {@code bench/commit-latency} (or this class's main with the e2e test classpath).
+ * <p>Run: {@code bench/commit-latency} (or this class's main with the e2e test classpath); {@code
+ * --max-files N} stops at the largest size not above N (bench/all's quick mode uses 10,000).
  */
 public final class CommitLatencyBenchmark {
   private static final Schema SCHEMA = new Schema(List.of(
@@ -40,7 +41,7 @@ public final class CommitLatencyBenchmark {
       new Field("c", FieldType.nullable(new ArrowType.Int(64, true)), null),
       new Field("v", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null)));
   private static final Schema PHYSICAL = new Schema(SCHEMA.getFields().subList(1, 3));
-  private static final int[] SIZES = {1_000, 10_000, 100_000};
+  private static final int[] ALL_SIZES = {1_000, 10_000, 100_000};
   private static final int FILES_PER_COMMIT = 4;
   private static final int MEASURED_COMMITS = 60;
   private static final int GROWTH_FILES_PER_COMMIT = 1_000;
@@ -49,7 +50,18 @@ public final class CommitLatencyBenchmark {
 
   private CommitLatencyBenchmark() {}
 
+  private static int[] sizes = ALL_SIZES;
+
   public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--max-files")) {
+      int max = Integer.parseInt(args[1].replace("_", ""));
+      sizes = Arrays.stream(ALL_SIZES).filter(size -> size <= max).toArray();
+    } else if (args.length != 0) {
+      throw new IllegalArgumentException("Cannot read the arguments " + List.of(args) + ": expected --max-files N");
+    }
+    if (sizes.length == 0) {
+      throw new IllegalArgumentException("Cannot benchmark below " + ALL_SIZES[0] + " files");
+    }
     List<String> rows = new ArrayList<>();
     Path dir = Files.createTempDirectory("ktk-commit-bench-");
     try (ObjectStore local = ObjectStores.open(dir.toUri().toString());
@@ -72,7 +84,7 @@ public final class CommitLatencyBenchmark {
     List<String> rows = new ArrayList<>();
     double baseline = Double.NaN;
     int files = 0;
-    for (int size : report ? SIZES : new int[] {SIZES[0]}) {
+    for (int size : report ? sizes : new int[] {sizes[0]}) {
       while (files < size - MEASURED_COMMITS * FILES_PER_COMMIT) {
         int batch = Math.min(GROWTH_FILES_PER_COMMIT, size - MEASURED_COMMITS * FILES_PER_COMMIT - files);
         log.commit(request(newFiles(batch, files), files));

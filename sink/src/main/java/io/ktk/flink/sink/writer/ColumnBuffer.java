@@ -120,6 +120,17 @@ abstract class ColumnBuffer {
     }
   }
 
+  /**
+   * Whether the values look too distinct for a dictionary, judged on the first {@value
+   * DistinctSample#SIZE} values: Parquet would build one for the first page only to find it does
+   * not pay and re-encode the page plainly (for ids and timestamps, every file). Such columns are
+   * written plainly from the start: the same encoding, half the work. Columns that cannot tell
+   * cheaply say no.
+   */
+  boolean mostlyDistinct() {
+    return false;
+  }
+
   /** Capacity of the value arrays, in bytes. */
   abstract long valueBytes();
 
@@ -170,6 +181,54 @@ abstract class ColumnBuffer {
       throw new IllegalStateException("Cannot grow a column buffer beyond " + length + " elements");
     }
     return (int) Math.min(doubled, Integer.MAX_VALUE - 8);
+  }
+
+  /**
+   * Counts the distinct 64-bit patterns among up to {@value #SIZE} values offered, in an
+   * open-addressing table: "mostly distinct" is more than 90% of them distinct.
+   */
+  static final class DistinctSample {
+    static final int SIZE = 4096;
+    private static final int MIN_VALUES = 32;
+    private final long[] slots;
+    private boolean zero;
+    private int offered;
+    private int distinct;
+
+    /** A sample of the first of {@code values} values (the table fits the sample, not {@value #SIZE}). */
+    DistinctSample(int values) {
+      slots = new long[Math.max(64, Integer.highestOneBit(Math.max(1, Math.min(values, SIZE)) - 1) << 2)];
+    }
+
+    boolean full() {
+      return offered >= SIZE;
+    }
+
+    void offer(long bits) {
+      offered++;
+      if (bits == 0) {
+        if (!zero) {
+          zero = true;
+          distinct++;
+        }
+        return;
+      }
+      int mask = slots.length - 1;
+      long h = bits * 0x9E3779B97F4A7C15L;
+      int i = (int) (h ^ (h >>> 32)) & mask;
+      while (slots[i] != 0) {
+        if (slots[i] == bits) {
+          return;
+        }
+        i = (i + 1) & mask;
+      }
+      slots[i] = bits;
+      distinct++;
+    }
+
+    boolean mostlyDistinct() {
+      return offered >= MIN_VALUES && distinct * 10L > offered * 9L;
+    }
   }
 
   /** A column of Flink type NULL: every row is null. */

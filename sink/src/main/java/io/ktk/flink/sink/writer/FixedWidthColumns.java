@@ -46,6 +46,15 @@ final class FixedWidthColumns {
     }
 
     @Override
+    boolean mostlyDistinct() {
+      DistinctSample sample = new DistinctSample(count);
+      for (int i = 0; i < count && !sample.full(); i++) {
+        sample.offer(values[i]);
+      }
+      return sample.mostlyDistinct();
+    }
+
+    @Override
     long valueBytes() {
       return 4L * values.length;
     }
@@ -79,6 +88,15 @@ final class FixedWidthColumns {
     @Override
     void write(ColumnWriter writer, int index, int rep, int def) {
       writer.write(values[index], rep, def);
+    }
+
+    @Override
+    boolean mostlyDistinct() {
+      DistinctSample sample = new DistinctSample(count);
+      for (int i = 0; i < count && !sample.full(); i++) {
+        sample.offer(values[i]);
+      }
+      return sample.mostlyDistinct();
     }
 
     @Override
@@ -116,6 +134,15 @@ final class FixedWidthColumns {
     }
 
     @Override
+    boolean mostlyDistinct() {
+      DistinctSample sample = new DistinctSample(count);
+      for (int i = 0; i < count && !sample.full(); i++) {
+        sample.offer(Float.floatToRawIntBits(values[i]));
+      }
+      return sample.mostlyDistinct();
+    }
+
+    @Override
     long valueBytes() {
       return 4L * values.length;
     }
@@ -147,6 +174,15 @@ final class FixedWidthColumns {
     @Override
     void write(ColumnWriter writer, int index, int rep, int def) {
       writer.write(values[index], rep, def);
+    }
+
+    @Override
+    boolean mostlyDistinct() {
+      DistinctSample sample = new DistinctSample(count);
+      for (int i = 0; i < count && !sample.full(); i++) {
+        sample.offer(Double.doubleToRawLongBits(values[i]));
+      }
+      return sample.mostlyDistinct();
     }
 
     @Override

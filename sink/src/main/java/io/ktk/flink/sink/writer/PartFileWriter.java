@@ -32,7 +32,8 @@ import org.apache.parquet.schema.MessageType;
  * by size. The recipe
  * of {@code ParquetRowsWriter} without Hadoop: {@link ParquetFileWriter} over a {@link
  * StoreOutputFile}, a {@link ColumnChunkPageWriteStore} with our codecs, version 1 data pages,
- * dictionary encoding, statistics and column indexes on.
+ * dictionary encoding (except for columns whose values are mostly distinct, which Parquet would
+ * re-encode plainly anyway), statistics and column indexes on.
  *
  * <p>The file's schema is the buffer's physical schema: the declared data columns, each nullable,
  * except that a column without a single value has type {@code null} ({@link SchemaInference}).
@@ -102,11 +103,12 @@ final class PartFileWriter {
     if (leaves != descriptors.size()) {
       throw new IllegalStateException("Cannot write " + leaves + " leaf columns for the schema " + schema);
     }
+    ParquetProperties fileProperties = withoutHopelessDictionaries(columns, empty, firstLeaf, descriptors);
     int rows = buffer.rows();
     int row = 0;
     while (row < rows) {
       ColumnChunkPageWriteStore pageStore = pageStore(schema, compressor);
-      ColumnWriteStore columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
+      ColumnWriteStore columnStore = fileProperties.newColumnWriteStore(schema, pageStore, pageStore);
       ColumnWriter[] writers = new ColumnWriter[leaves];
       for (int leaf = 0; leaf < leaves; leaf++) {
         writers[leaf] = columnStore.getColumnWriter(descriptors.get(leaf));
@@ -132,6 +134,28 @@ final class PartFileWriter {
       fileWriter.endBlock();
       pageStore.close();
     }
+  }
+
+  /**
+   * The properties with dictionary encoding turned off for the flat columns whose values are
+   * mostly distinct ({@link ColumnBuffer#mostlyDistinct}): Parquet would fall back to plain
+   * encoding for them after building the dictionary of the first page anyway.
+   */
+  private ParquetProperties withoutHopelessDictionaries(ColumnBuffer[] columns, boolean[] empty, int[] firstLeaf,
+      List<ColumnDescriptor> descriptors) {
+    if (!options.dictionaryEncoding()) {
+      return properties;
+    }
+    ParquetProperties.Builder builder = null;
+    for (int c = 0; c < columns.length; c++) {
+      if (!empty[c] && columns[c].leafCount() == 1 && columns[c].mostlyDistinct()) {
+        if (builder == null) {
+          builder = ParquetProperties.copy(properties);
+        }
+        builder.withDictionaryEncoding(String.join(".", descriptors.get(firstLeaf[c]).getPath()), false);
+      }
+    }
+    return builder == null ? properties : builder.build();
   }
 
   private ColumnChunkPageWriteStore pageStore(MessageType schema,

@@ -1,0 +1,189 @@
+package io.ktk.flink.benchmarks.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.benchmarks.TextTable;
+import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.planner.QueryPlan;
+import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.reader.CubeReader;
+import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A cube query side by side with DuckDB and pandas over the same files: the cube of {@link
+ * BenchCube} (written once per size and kept in the work directory), the query {@code columns p, x,
+ * v, a, b where a < 0.3} (seed joined with one enrichment restricted by a condition on its payload
+ * and one left-joined), answered by this project's in-process {@link CubeReader}, by DuckDB
+ * executing the equivalent SQL, and by a per-partition pandas join (how Kartothek does it), the
+ * last two in one Python process ({@code query_peers.py}). Every answer is materialized (our rows
+ * as lists of values, DuckDB's as an Arrow table, pandas' as a data frame) and checked: row count,
+ * sum of x, sum of a and the count of non-null b must agree, or the benchmark fails.
+ *
+ * <p>Times are in-process: the first run (cold: this JVM's classes and JIT, Python's imports
+ * excluded) and the median of warm repetitions. This JVM's start-up (process start to {@code
+ * main}) is reported on its own line.
+ *
+ * <p>Arguments: {@code --rows N} (10,000,000 seed rows), {@code --repetitions N} (5), {@code --work
+ * DIR} (where the cube is kept; {@code target/bench-data}), {@code --python PATH} (the interpreter
+ * with pyarrow, pandas and duckdb). Run it with {@code bench/query} or {@code bench/all}.
+ */
+public final class QueryBenchmark {
+  static final String CONDITION = "a < 0.3";
+
+  private QueryBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    long mainMillis = System.currentTimeMillis();
+    double jvmStartSeconds = (mainMillis - ManagementFactory.getRuntimeMXBean().getStartTime()) / 1e3;
+    Map<String, String> options = options(args);
+    long rows = Long.parseLong(options.getOrDefault("rows", "10000000").replace("_", ""));
+    int repetitions = Integer.parseInt(options.getOrDefault("repetitions", "5"));
+    Path work = Path.of(options.getOrDefault("work", "target/bench-data"));
+    String python = options.getOrDefault("python", ".venv/bin/python");
+    Path dir = work.resolve("cube-" + rows).toAbsolutePath();
+    Files.createDirectories(dir);
+
+    ObjectStore store = new LocalObjectStore(dir);
+    long generateStart = System.nanoTime();
+    System.err.printf(Locale.ROOT, "query benchmark: the cube of %,d seed rows in %s ...%n", rows, dir);
+    BenchCube.ensure(store, dir, rows);
+    double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
+
+    System.err.println("query benchmark: CubeReader ...");
+    Result ours = measure(store, repetitions);
+    System.err.println("query benchmark: DuckDB and pandas ...");
+    JsonNode peers = runPeers(python, dir, repetitions);
+    Result pandas = Result.of(peers.get("pandas"));
+    Result duckdb = Result.of(peers.get("duckdb"));
+    Result duckdb1 = Result.of(peers.get("duckdb_1"));
+    for (Result peer : List.of(pandas, duckdb, duckdb1)) {
+      if (!ours.sameAnswer(peer)) {
+        throw new IllegalStateException("Cannot compare the query: the answers differ: ours " + ours + ", peer " + peer);
+      }
+    }
+
+    double fastestPeer = Math.min(pandas.median, duckdb.median);
+    int cores = peers.get("cores").asInt();
+    TextTable table = new TextTable("variant", "threads", "rows", "first run s", "warm median s", "warm min s",
+        "vs faster peer");
+    table.row("CubeReader (in-process, this JVM)", 1, count(ours.rows), secs(ours.cold), secs(ours.median),
+        secs(ours.min), ratio(ours.median / fastestPeer));
+    table.row("pandas, per-partition join (Kartothek's way)", 1, count(pandas.rows), secs(pandas.cold),
+        secs(pandas.median), secs(pandas.min), ratio(pandas.median / fastestPeer));
+    table.row("DuckDB SQL", cores, count(duckdb.rows), secs(duckdb.cold), secs(duckdb.median), secs(duckdb.min),
+        ratio(duckdb.median / fastestPeer));
+    table.row("DuckDB SQL", 1, count(duckdb1.rows), secs(duckdb1.cold), secs(duckdb1.median), secs(duckdb1.min),
+        ratio(duckdb1.median / fastestPeer));
+    table.print(System.out, String.format(Locale.ROOT,
+        "Cube query: seed of %,d rows in %d partitions, 'columns p, x, v, a, b where %s' (enrich inner-joined by its "
+            + "condition, label left-joined); %d warm repetitions; answers agree (rows %,d, sum x %d, non-null b %,d)",
+        rows, BenchCube.PARTITIONS, CONDITION, repetitions, ours.rows, ours.sumX, ours.bCount));
+    System.out.printf(Locale.ROOT, "JVM start-up to main: %.3f s (not in the figures above); cube written in %.1f s "
+        + "(0 when kept from an earlier run); DuckDB %s, pandas %s%n", jvmStartSeconds, generateSeconds,
+        peers.get("versions").get("duckdb").asText(), peers.get("versions").get("pandas").asText());
+  }
+
+  private static Result measure(ObjectStore store, int repetitions) throws IOException {
+    CubeQuery query = CubeQuery.builder().where(CONDITION).columns("p", "x", "v", "a", "b").build();
+    Result first = null;
+    double[] times = new double[repetitions];
+    for (int i = -1; i < repetitions; i++) {
+      long start = System.nanoTime();
+      QueryPlan plan = CubeSnapshot.latest(store, BenchCube.NAME).plan(query);
+      long rows = 0;
+      long sumX = 0;
+      double sumA = 0;
+      long bCount = 0;
+      Iterator<List<Object>> it = new CubeReader(store, plan).rows();
+      while (it.hasNext()) {
+        List<Object> row = it.next();
+        rows++;
+        sumX += (Long) row.get(1);
+        sumA += (Double) row.get(3);
+        if (row.get(4) != null) {
+          bCount++;
+        }
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      if (i < 0) {
+        first = new Result(rows, sumX, sumA, bCount, seconds, 0, 0);
+      } else {
+        times[i] = seconds;
+      }
+    }
+    Arrays.sort(times);
+    double median = repetitions % 2 == 1 ? times[repetitions / 2] : (times[repetitions / 2 - 1] + times[repetitions / 2]) / 2;
+    return new Result(first.rows, first.sumX, first.sumA, first.bCount, first.cold, median, times[0]);
+  }
+
+  private static JsonNode runPeers(String python, Path dir, int repetitions) throws IOException, InterruptedException {
+    Path script = Files.createTempFile("ktk-query-peers-", ".py");
+    try (InputStream in = QueryBenchmark.class.getResourceAsStream("query_peers.py")) {
+      Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+    }
+    try {
+      Process process = new ProcessBuilder(python, script.toString(), dir.toString(), Integer.toString(repetitions),
+          CONDITION.substring(CONDITION.indexOf('<') + 1).trim())
+          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int exit = process.waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("Cannot run the DuckDB and pandas queries with " + python + ": exit " + exit);
+      }
+      return new ObjectMapper().readTree(out);
+    } finally {
+      Files.deleteIfExists(script);
+    }
+  }
+
+  /** An answer's checksums and times. */
+  private record Result(long rows, long sumX, double sumA, long bCount, double cold, double median, double min) {
+    static Result of(JsonNode node) {
+      return new Result(node.get("rows").asLong(), node.get("sum_x").asLong(), node.get("sum_a").asDouble(),
+          node.get("b_count").asLong(), node.get("cold_seconds").asDouble(), node.get("median_seconds").asDouble(),
+          node.get("min_seconds").asDouble());
+    }
+
+    boolean sameAnswer(Result other) {
+      return rows == other.rows && sumX == other.sumX && bCount == other.bCount
+          && Math.abs(sumA - other.sumA) <= 1e-9 * Math.max(1, Math.abs(sumA));
+    }
+  }
+
+  private static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  private static String secs(double s) {
+    return String.format(Locale.ROOT, "%.3f", s);
+  }
+
+  private static String ratio(double r) {
+    return String.format(Locale.ROOT, "%.2fx", r);
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("Cannot read the arguments: expected --name value pairs, got " + List.of(args));
+      }
+      options.put(args[i].substring(2), args[i + 1]);
+    }
+    return options;
+  }
+}
