@@ -3,6 +3,7 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.sink.committer.RecordingCommitRequest;
 import io.ktk.flink.sink.committer.FileBatch;
 import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.committer.MissingPartFilesException;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +54,7 @@ class CubeTransactionTest {
     // fails and so does asking whether it landed; the process dies before any retry.
     String weatherVersion1 = "sales++weather/_ktk_log/00000000000000000001.json";
     store.failPutIfAbsent(1, FaultyObjectStore.When.BEFORE, weatherVersion1).failGet(1, weatherVersion1);
-    List<Request> second = requests(config, 2);
+    List<RecordingCommitRequest> second = requests(config, 2);
     try (KartothekCommitter committer = new KartothekCommitter(config.datasets(), config.spec(),
         new UnregisteredMetricsGroup())) {
       committer.commit(List.copyOf(second));
@@ -68,7 +68,7 @@ class CubeTransactionTest {
         Map.entry("prices", 0L), Map.entry("seed", 0L), Map.entry("weather", 0L));
 
     // The restarted job's committer gets checkpoint 2 again from its state.
-    List<Request> replayed = requests(config, 2);
+    List<RecordingCommitRequest> replayed = requests(config, 2);
     try (KartothekCommitter committer = new KartothekCommitter(config.datasets(), config.spec(),
         new UnregisteredMetricsGroup())) {
       committer.commit(List.copyOf(replayed));
@@ -98,8 +98,8 @@ class CubeTransactionTest {
     }
 
     // Checkpoint 2 was written two days ago (the job was down); GC deleted weather's file only.
-    List<Request> late = requests(config, 2, now.minus(Duration.ofDays(2)).toEpochMilli());
-    for (Request request : late) {
+    List<RecordingCommitRequest> late = requests(config, 2, now.minus(Duration.ofDays(2)).toEpochMilli());
+    for (RecordingCommitRequest request : late) {
       for (DataFile file : request.batch.files()) {
         store.put(file.key(request.batch.dataset()), new byte[] {1});
       }
@@ -135,12 +135,12 @@ class CubeTransactionTest {
   }
 
   /** One batch per dataset for {@code checkpoint}: one file in partition day=d1 (not in the store). */
-  private static List<Request> requests(CubeSinkConfig config, long checkpoint) {
+  private static List<RecordingCommitRequest> requests(CubeSinkConfig config, long checkpoint) {
     return requests(config, checkpoint, System.currentTimeMillis());
   }
 
-  private static List<Request> requests(CubeSinkConfig config, long checkpoint, long writtenAtMillis) {
-    List<Request> requests = new ArrayList<>();
+  private static List<RecordingCommitRequest> requests(CubeSinkConfig config, long checkpoint, long writtenAtMillis) {
+    List<RecordingCommitRequest> requests = new ArrayList<>();
     for (KartothekSinkConfig dataset : config.datasets()) {
       Schema declared = dataset.declaredSchema();
       Schema physical = new Schema(declared.getFields().subList(1, declared.getFields().size()));
@@ -149,55 +149,9 @@ class CubeTransactionTest {
       for (String column : dataset.indexColumns()) {
         index.put(column, Map.of(checkpoint, List.of(file.label())));
       }
-      requests.add(new Request(new FileBatch(dataset.dataset(), WRITER, checkpoint, declared,
+      requests.add(new RecordingCommitRequest(new FileBatch(dataset.dataset(), WRITER, checkpoint, declared,
           dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index, writtenAtMillis)));
     }
     return requests;
-  }
-
-  /** Flink's view of one committable in the committer, as a test double recording what it is told. */
-  private static final class Request implements Committer.CommitRequest<FileBatch> {
-    final FileBatch batch;
-    int retries;
-    boolean alreadyCommitted;
-
-    Request(FileBatch batch) {
-      this.batch = batch;
-    }
-
-    @Override
-    public FileBatch getCommittable() {
-      return batch;
-    }
-
-    @Override
-    public int getNumberOfRetries() {
-      return retries;
-    }
-
-    @Override
-    public void signalFailedWithKnownReason(Throwable t) {
-      throw new AssertionError("failed", t);
-    }
-
-    @Override
-    public void signalFailedWithUnknownReason(Throwable t) {
-      throw new AssertionError("failed", t);
-    }
-
-    @Override
-    public void retryLater() {
-      retries++;
-    }
-
-    @Override
-    public void updateAndRetryLater(FileBatch committable) {
-      throw new AssertionError("not expected");
-    }
-
-    @Override
-    public void signalAlreadyCommitted() {
-      alreadyCommitted = true;
-    }
   }
 }

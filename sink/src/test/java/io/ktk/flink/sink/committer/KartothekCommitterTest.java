@@ -13,7 +13,6 @@ import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.types.logical.RowType;
@@ -39,14 +38,14 @@ class KartothekCommitterTest {
         .store(() -> store).dataset("events").partitionBy("p").indexBy("id").build().config();
     FileBatch template = FileBatchSerializerTest.sample();
     try (KartothekCommitter committer = new KartothekCommitter(config, new UnregisteredMetricsGroup())) {
-      Request four = new Request(batch(template, 4, "00000000000000000000000000000004"));
+      RecordingCommitRequest four = new RecordingCommitRequest(batch(template, 4, "00000000000000000000000000000004"));
       committer.commit(List.of(four));
       assertThat(four.retries).isZero();
 
       // The claim of checkpoint 5 fails, and so does asking whether it landed: unknown, retried later.
       store.failPutIfAbsent(1, FaultyObjectStore.When.BEFORE).failGet(1);
-      Request five = new Request(batch(template, 5, "00000000000000000000000000000005"));
-      Request six = new Request(batch(template, 6, "00000000000000000000000000000006"));
+      RecordingCommitRequest five = new RecordingCommitRequest(batch(template, 5, "00000000000000000000000000000005"));
+      RecordingCommitRequest six = new RecordingCommitRequest(batch(template, 6, "00000000000000000000000000000006"));
       committer.commit(List.of(six, five));
       assertThat(five.retries).isEqualTo(1);
       assertThat(six.retries).as("checkpoint 6 waits for 5").isEqualTo(1);
@@ -74,51 +73,5 @@ class KartothekCommitterTest {
     return new FileBatch(template.dataset(), template.writerId(), checkpointId, template.schema(),
         template.partitionColumns(), template.indexColumns(), List.of(renamed),
         Map.of("id", Map.of(7L, List.of(renamed.label()))), System.currentTimeMillis());
-  }
-
-  /** Flink's view of one committable in the committer, as a test double recording what it is told. */
-  private static final class Request implements Committer.CommitRequest<FileBatch> {
-    final FileBatch batch;
-    int retries;
-    boolean alreadyCommitted;
-
-    Request(FileBatch batch) {
-      this.batch = batch;
-    }
-
-    @Override
-    public FileBatch getCommittable() {
-      return batch;
-    }
-
-    @Override
-    public int getNumberOfRetries() {
-      return retries;
-    }
-
-    @Override
-    public void signalFailedWithKnownReason(Throwable t) {
-      throw new AssertionError("failed", t);
-    }
-
-    @Override
-    public void signalFailedWithUnknownReason(Throwable t) {
-      throw new AssertionError("failed", t);
-    }
-
-    @Override
-    public void retryLater() {
-      retries++;
-    }
-
-    @Override
-    public void updateAndRetryLater(FileBatch committable) {
-      throw new AssertionError("not expected");
-    }
-
-    @Override
-    public void signalAlreadyCommitted() {
-      alreadyCommitted = true;
-    }
   }
 }

@@ -22,7 +22,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.table.api.DataTypes;
@@ -59,7 +58,7 @@ class LateCommitTest {
 
   @Test
   void aBatchYoungerThanTheThresholdIsCommittedWithoutHeadRequests() throws Exception {
-    Request request = new Request(batch(1, NOW.minus(Duration.ofMinutes(59)), 3));
+    RecordingCommitRequest request = new RecordingCommitRequest(batch(1, NOW.minus(Duration.ofMinutes(59)), 3));
     commit(NOW, request);
 
     assertThat(store.heads).isZero();
@@ -69,7 +68,7 @@ class LateCommitTest {
 
   @Test
   void anOldBatchWhoseFilesExistIsCommittedAfterOneHeadRequestPerFile() throws Exception {
-    Request request = new Request(batch(1, NOW.minus(Duration.ofHours(2)), 3));
+    RecordingCommitRequest request = new RecordingCommitRequest(batch(1, NOW.minus(Duration.ofHours(2)), 3));
     commit(NOW, request);
 
     assertThat(store.heads).isEqualTo(3);
@@ -79,13 +78,13 @@ class LateCommitTest {
 
   @Test
   void anOldBatchWithADeletedFileFailsWithoutRestartsAndTheDatasetIsUnchanged() throws Exception {
-    commit(NOW, new Request(batch(1, NOW, 1)));
+    commit(NOW, new RecordingCommitRequest(batch(1, NOW, 1)));
     long version = state().version();
     FileBatch old = batch(2, NOW.minus(Duration.ofHours(26).plusSeconds(5)), 3);
     String deleted = old.files().get(1).key("events");
     store.delete(deleted);
 
-    Request request = new Request(old);
+    RecordingCommitRequest request = new RecordingCommitRequest(old);
     assertThatThrownBy(() -> commit(NOW, request))
         .isInstanceOf(SuppressRestartsException.class)
         .cause()
@@ -108,13 +107,13 @@ class LateCommitTest {
   void aBatchRestoredFromVersionOneBytesIsCheckedWhateverItsAge() throws Exception {
     // What FileBatchSerializer makes of version 1 bytes (FileBatchSerializerTest): no write time.
     FileBatch restored = withWriteTime(batch(1, NOW, 2), FileBatch.UNKNOWN_WRITE_TIME);
-    commit(NOW, new Request(restored));
+    commit(NOW, new RecordingCommitRequest(restored));
     assertThat(store.heads).isEqualTo(2);
     assertThat(state().files()).hasSize(2);
 
     FileBatch missing = withWriteTime(batch(2, NOW, 2), FileBatch.UNKNOWN_WRITE_TIME);
     store.delete(missing.files().get(0).key("events"));
-    assertThatThrownBy(() -> commit(NOW, new Request(missing)))
+    assertThatThrownBy(() -> commit(NOW, new RecordingCommitRequest(missing)))
         .cause()
         .isInstanceOf(MissingPartFilesException.class)
         .hasMessageContaining("1 of its 2 part files are missing")
@@ -124,12 +123,12 @@ class LateCommitTest {
   @Test
   void anOldBatchTheLogHoldsIsAcknowledgedWithoutCheckingItsFiles() throws Exception {
     FileBatch batch = batch(1, NOW, 2);
-    commit(NOW, new Request(batch));
+    commit(NOW, new RecordingCommitRequest(batch));
     // Later versions may have removed its files on purpose (replace-partitions) and GC deleted them.
     batch.files().forEach(file -> delete(file.key("events")));
     store.reset();
 
-    Request replayed = new Request(batch);
+    RecordingCommitRequest replayed = new RecordingCommitRequest(batch);
     commit(NOW.plus(Duration.ofDays(3)), replayed);
     assertThat(replayed.alreadyCommitted).isTrue();
     assertThat(store.heads).isZero();
@@ -139,7 +138,7 @@ class LateCommitTest {
   void garbageCollectionAfterALongDowntimeDeletesTheUncommittedFilesAndTheLateCommitNamesTheCause()
       throws Exception {
     Instant written = Instant.now();
-    commit(written, new Request(batch(1, written, 1)));
+    commit(written, new RecordingCommitRequest(batch(1, written, 1)));
     FileBatch uncommitted = batch(2, written, 2); // its checkpoint completed, then the job failed
 
     // Two hours later, with a safety age of one hour, GC deletes the files no version references.
@@ -151,7 +150,7 @@ class LateCommitTest {
 
     // The restored job's committer gets checkpoint 2 from its state.
     long version = state().version();
-    assertThatThrownBy(() -> commit(later, new Request(uncommitted)))
+    assertThatThrownBy(() -> commit(later, new RecordingCommitRequest(uncommitted)))
         .cause()
         .isInstanceOf(MissingPartFilesException.class)
         .hasMessageContaining("Cannot commit checkpoint 2 to dataset 'events': 2 of its 2 part files are missing")
@@ -159,7 +158,7 @@ class LateCommitTest {
     assertThat(state().version()).isEqualTo(version);
   }
 
-  private void commit(Instant now, Request... requests) throws Exception {
+  private void commit(Instant now, RecordingCommitRequest... requests) throws Exception {
     try (KartothekCommitter committer = new KartothekCommitter(List.of(config), null, new UnregisteredMetricsGroup(),
         Clock.fixed(now, ZoneOffset.UTC))) {
       committer.commit(List.of(requests));
@@ -199,51 +198,5 @@ class LateCommitTest {
 
   private static FileBatch withWriteTime(FileBatch batch, long millis) {
     return FileBatchSerializerTest.writtenAt(batch, millis);
-  }
-
-  /** Flink's view of one committable in the committer, as a test double recording what it is told. */
-  static final class Request implements Committer.CommitRequest<FileBatch> {
-    final FileBatch batch;
-    int retries;
-    boolean alreadyCommitted;
-
-    Request(FileBatch batch) {
-      this.batch = batch;
-    }
-
-    @Override
-    public FileBatch getCommittable() {
-      return batch;
-    }
-
-    @Override
-    public int getNumberOfRetries() {
-      return retries;
-    }
-
-    @Override
-    public void signalFailedWithKnownReason(Throwable t) {
-      throw new AssertionError("failed", t);
-    }
-
-    @Override
-    public void signalFailedWithUnknownReason(Throwable t) {
-      throw new AssertionError("failed", t);
-    }
-
-    @Override
-    public void retryLater() {
-      retries++;
-    }
-
-    @Override
-    public void updateAndRetryLater(FileBatch committable) {
-      throw new AssertionError("not expected");
-    }
-
-    @Override
-    public void signalAlreadyCommitted() {
-      alreadyCommitted = true;
-    }
   }
 }

@@ -76,7 +76,7 @@ class PublishIntervalTest {
   }
 
   private static void commit(KartothekCommitter committer, long checkpoint) throws Exception {
-    LateCommitTest.Request request = new LateCommitTest.Request(LateCommitTest.batch(checkpoint, START, 1));
+    RecordingCommitRequest request = new RecordingCommitRequest(LateCommitTest.batch(checkpoint, START, 1));
     committer.commit(List.of(request));
     assertThat(request.retries).isZero();
   }
