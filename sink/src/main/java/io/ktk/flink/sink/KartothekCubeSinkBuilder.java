@@ -7,7 +7,6 @@ import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.types.FlinkArrowTypes;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,7 +16,6 @@ import java.util.NavigableSet;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -41,38 +39,20 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>A job may write enrichments only: then the cube's seed must exist in the store (checked at
  * start) and {@link #seedDatasetId} names it when its id is not {@code seed}.
  */
-public final class KartothekCubeSinkBuilder {
+public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<KartothekCubeSinkBuilder> {
   private final String cube;
-  private ObjectStoreFactory store;
   private List<String> dimensionColumns = List.of();
   private List<String> partitionColumns = List.of();
   private List<String> suppressIndexOn = List.of();
   private String seedDatasetId;
   private final Map<String, RowType> datasets = new LinkedHashMap<>();
-  private Compression compression = KartothekSinkOptions.COMPRESSION.defaultValue();
-  private MemorySize rowGroupSize = KartothekSinkOptions.ROW_GROUP_SIZE.defaultValue();
-  private MemorySize memoryBudget = KartothekSinkOptions.MEMORY_BUDGET.defaultValue();
-  private ValidationPolicy validationPolicy = KartothekSinkOptions.VALIDATION_POLICY.defaultValue();
-  private WriteMode writeMode = KartothekSinkOptions.WRITE_MODE.defaultValue();
-  private Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
-  private Duration publishMinInterval = KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue();
 
   KartothekCubeSinkBuilder(String cube) {
     this.cube = requireNonNull(cube, "cube is null");
   }
 
-  public KartothekCubeSinkBuilder store(String url) {
-    return store(url, Map.of());
-  }
-
-  /** The store root and its options ({@link io.ktk.flink.state.store.StoreOptions}). */
-  public KartothekCubeSinkBuilder store(String url, Map<String, String> options) {
-    this.store = ObjectStoreFactory.of(url, options);
-    return this;
-  }
-
-  public KartothekCubeSinkBuilder store(ObjectStoreFactory factory) {
-    this.store = requireNonNull(factory, "factory is null");
+  @Override
+  KartothekCubeSinkBuilder self() {
     return this;
   }
 
@@ -128,77 +108,16 @@ public final class KartothekCubeSinkBuilder {
     return this;
   }
 
-  public KartothekCubeSinkBuilder compression(Compression compression) {
-    this.compression = requireNonNull(compression, "compression is null");
-    return this;
-  }
-
-  public KartothekCubeSinkBuilder rowGroupSize(MemorySize size) {
-    this.rowGroupSize = requireNonNull(size, "size is null");
-    return this;
-  }
-
-  /** The memory of the partition buffers of one writer subtask (all datasets together). */
-  public KartothekCubeSinkBuilder memoryBudget(MemorySize budget) {
-    this.memoryBudget = requireNonNull(budget, "budget is null");
-    return this;
-  }
-
-  public KartothekCubeSinkBuilder validationPolicy(ValidationPolicy policy) {
-    this.validationPolicy = requireNonNull(policy, "policy is null");
-    return this;
-  }
-
-  public KartothekCubeSinkBuilder writeMode(WriteMode mode) {
-    this.writeMode = requireNonNull(mode, "mode is null");
-    return this;
-  }
-
   /**
-   * The committer checks that the files of a checkpoint written longer ago than {@code age} still
-   * exist before committing it (default 1 hour; see {@link
-   * KartothekSinkOptions#COMMIT_VERIFY_FILES_OLDER_THAN}).
-   */
-  public KartothekCubeSinkBuilder verifyFilesOlderThan(Duration age) {
-    this.verifyFilesOlderThan = requireNonNull(age, "age is null");
-    return this;
-  }
-
-  /**
-   * The least time between two publications of the plateau view ({@link
-   * KartothekSinkOptions#PUBLISH_MIN_INTERVAL}; default 0, after every commit).
-   */
-  public KartothekCubeSinkBuilder publishMinInterval(Duration interval) {
-    this.publishMinInterval = requireNonNull(interval, "interval is null");
-    return this;
-  }
-
-  /**
-   * Applies options given as text: {@code store}, {@code store.*}, {@code compression}, {@code
-   * row-group-size}, {@code memory-budget}, {@code validation-policy}, {@code write-mode}, {@code
-   * commit.verify-files-older-than} of {@link
-   * KartothekSinkOptions}, and {@code dimension-columns}, {@code partition-columns}, {@code
-   * suppress-index-on} (comma-separated).
+   * Applies options given as text: the store, write and commit settings of {@link
+   * KartothekSinkOptions} (as the dataset sink takes them), and {@code dimension-columns}, {@code
+   * partition-columns}, {@code suppress-index-on} (comma-separated).
    */
   public KartothekCubeSinkBuilder options(Map<String, String> options) {
-    Configuration config = Configuration.fromMap(options);
-    Map<String, String> storeOptions = new HashMap<>();
-    options.forEach((key, value) -> {
-      if (key.startsWith(KartothekSinkOptions.STORE_OPTION_PREFIX)) {
-        storeOptions.put(key.substring(KartothekSinkOptions.STORE_OPTION_PREFIX.length()), value);
-      }
-    });
-    config.getOptional(KartothekSinkOptions.STORE).ifPresent(url -> store(url, storeOptions));
+    Configuration config = applySharedOptions(options);
     config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).ifPresent(c -> partitionColumns(c.toArray(String[]::new)));
     config.getOptional(KartothekSinkOptions.DIMENSION_COLUMNS).ifPresent(c -> dimensionColumns(c.toArray(String[]::new)));
     config.getOptional(KartothekSinkOptions.SUPPRESS_INDEX_ON).ifPresent(c -> suppressIndexOn(c.toArray(String[]::new)));
-    config.getOptional(KartothekSinkOptions.COMPRESSION).ifPresent(this::compression);
-    config.getOptional(KartothekSinkOptions.ROW_GROUP_SIZE).ifPresent(this::rowGroupSize);
-    config.getOptional(KartothekSinkOptions.MEMORY_BUDGET).ifPresent(this::memoryBudget);
-    config.getOptional(KartothekSinkOptions.VALIDATION_POLICY).ifPresent(this::validationPolicy);
-    config.getOptional(KartothekSinkOptions.WRITE_MODE).ifPresent(this::writeMode);
-    config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
-    config.getOptional(KartothekSinkOptions.PUBLISH_MIN_INTERVAL).ifPresent(this::publishMinInterval);
     return this;
   }
 
