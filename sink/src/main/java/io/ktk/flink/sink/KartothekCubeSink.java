@@ -26,7 +26,6 @@ import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -149,7 +148,7 @@ public final class KartothekCubeSink
     return new KartothekWriter(config.datasets(),
         (store, committed) -> CubeContract.check(config.spec(), config.datasetIds(), config.datasets(), store,
             committed),
-        new CubeRows.Routing(config), context, recoveredState);
+        new CubeRows.Routing(config), true, context, recoveredState); // CubeValidationFunction checked them
   }
 
   @Override
@@ -172,17 +171,11 @@ public final class KartothekCubeSink
     return new FileBatchSerializer();
   }
 
-  /** The aggregator at parallelism 1, and from it everything to committer subtask 0. */
+  /** The aggregator at parallelism 1, then committer subtask 0 ({@link FileBatchAggregator#behind}). */
   @Override
   public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
       DataStream<CommittableMessage<FileBatch>> committables) {
-    return committables
-        .global()
-        .transform("Kartothek aggregator: cube " + config.cube(), CommittableMessageTypeInfo.of(FileBatchSerializer::new),
-            new FileBatchAggregator())
-        .setParallelism(1)
-        .setMaxParallelism(1)
-        .global();
+    return FileBatchAggregator.behind(committables, "cube " + config.cube());
   }
 
   @Override

@@ -22,7 +22,6 @@ import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -96,9 +95,16 @@ public final class KartothekSink
   private static final long serialVersionUID = 1L;
 
   private final KartothekSinkConfig config;
+  /** Whether the validation step of {@link #addTo} checks every record in front of the writers. */
+  private final boolean recordsChecked;
 
   KartothekSink(KartothekSinkConfig config) {
+    this(config, false);
+  }
+
+  private KartothekSink(KartothekSinkConfig config, boolean recordsChecked) {
     this.config = requireNonNull(config, "config is null");
+    this.recordsChecked = recordsChecked;
   }
 
   /** A builder of a sink for records of {@code rowType}. */
@@ -127,7 +133,8 @@ public final class KartothekSink
     SingleOutputStreamOperator<RowData> valid = records
         .process(new RecordValidationFunction(config), records.getType())
         .name("Kartothek validation: " + config.dataset());
-    DataStreamSink<RowData> sink = valid.sinkTo(this).name("Kartothek: " + config.dataset());
+    // The validation step checked every record, so this sink's writers only route them.
+    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, true)).name("Kartothek: " + config.dataset());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);
@@ -137,13 +144,13 @@ public final class KartothekSink
 
   @Override
   public StatefulSinkWriter<RowData, WriterState> createWriter(WriterInitContext context) throws IOException {
-    return new KartothekWriter(config, context, List.of());
+    return restoreWriter(context, List.of());
   }
 
   @Override
   public StatefulSinkWriter<RowData, WriterState> restoreWriter(WriterInitContext context,
       Collection<WriterState> recoveredState) throws IOException {
-    return new KartothekWriter(config, context, recoveredState);
+    return new KartothekWriter(config, recordsChecked, context, recoveredState);
   }
 
   @Override
@@ -166,20 +173,11 @@ public final class KartothekSink
     return new FileBatchSerializer();
   }
 
-  /**
-   * The aggregator at parallelism 1, and from it everything to committer subtask 0: one
-   * committer commits the checkpoints one after the other, in order.
-   */
+  /** The aggregator at parallelism 1, then committer subtask 0 ({@link FileBatchAggregator#behind}). */
   @Override
   public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
       DataStream<CommittableMessage<FileBatch>> committables) {
-    return committables
-        .global()
-        .transform("Kartothek aggregator: " + config.dataset(), CommittableMessageTypeInfo.of(FileBatchSerializer::new),
-            new FileBatchAggregator())
-        .setParallelism(1)
-        .setMaxParallelism(1)
-        .global();
+    return FileBatchAggregator.behind(committables, config.dataset());
   }
 
   @Override

@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.runtime.checkpoint.CheckpointIDCounter;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -37,6 +39,22 @@ public final class FileBatchAggregator extends AbstractStreamOperator<Committabl
     implements OneInputStreamOperator<CommittableMessage<FileBatch>, CommittableMessage<FileBatch>>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(FileBatchAggregator.class);
+
+  /**
+   * The sink's pre-commit topology: this aggregator at parallelism 1, and from it everything to
+   * committer subtask 0, so that one committer commits the checkpoints one after the other, in
+   * order, all batches of a checkpoint in one call.
+   */
+  public static DataStream<CommittableMessage<FileBatch>> behind(DataStream<CommittableMessage<FileBatch>> committables,
+      String name) {
+    return committables
+        .global()
+        .transform("Kartothek aggregator: " + name, CommittableMessageTypeInfo.of(FileBatchSerializer::new),
+            new FileBatchAggregator())
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .global();
+  }
 
   private final List<FileBatch> pending = new ArrayList<>();
   private long lastCheckpointId = CheckpointIDCounter.INITIAL_CHECKPOINT_ID - 1;

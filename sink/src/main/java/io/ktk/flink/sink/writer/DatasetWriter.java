@@ -28,6 +28,8 @@ final class DatasetWriter {
   private final KartothekSinkConfig config;
   private final List<String> indexColumns;
   private final RecordValidator validator;
+  /** Whether a validation step in front of the writer checked every record with the same rules. */
+  private final boolean recordsChecked;
   private final DataColumns layout;
   private final PartFileWriter fileWriter;
   private final Schema logicalSchema;
@@ -39,7 +41,9 @@ final class DatasetWriter {
   /** When the first of {@link #pendingFiles} began to be written (epoch millis). */
   private long pendingSinceMillis = FileBatch.UNKNOWN_WRITE_TIME;
 
-  DatasetWriter(KartothekSinkConfig config, List<String> indexColumns, ObjectStore store, MemoryBudget budget) {
+  DatasetWriter(KartothekSinkConfig config, List<String> indexColumns, ObjectStore store, MemoryBudget budget,
+      boolean recordsChecked) {
+    this.recordsChecked = recordsChecked;
     this.config = config;
     this.indexColumns = List.copyOf(indexColumns);
     this.store = store;
@@ -78,9 +82,12 @@ final class DatasetWriter {
     return validator;
   }
 
-  /** Checks the record and appends it to its partition's buffer. @throws io.ktk.flink.state.ValidationException */
+  /**
+   * Checks the record (unless the validation step in front did) and appends it to its partition's
+   * buffer. @throws io.ktk.flink.state.ValidationException
+   */
   void append(RowData row) {
-    int partition = validator.check(row);
+    int partition = recordsChecked ? validator.route(row) : validator.check(row);
     while (buffers.size() <= partition) {
       buffers.add(null);
     }

@@ -78,9 +78,14 @@ public final class KartothekWriter
   private final WriterMetrics metrics;
   private final String name;
 
-  /** A writer of one dataset. */
-  public KartothekWriter(KartothekSinkConfig config, WriterInitContext context, Collection<WriterState> restored)
-      throws IOException {
+  /**
+   * A writer of one dataset.
+   *
+   * @param recordsChecked a validation step in front of the writer checks every record with the
+   *     dataset's rules, so the writer only routes them
+   */
+  public KartothekWriter(KartothekSinkConfig config, boolean recordsChecked, WriterInitContext context,
+      Collection<WriterState> restored) throws IOException {
     this(List.of(config), (store, committed) -> List.of(DatasetContract.check(config, committed.get(0))),
         new DatasetRouting() {
           @Override
@@ -92,12 +97,12 @@ public final class KartothekWriter
           public RowData row(int dataset, RowData record) {
             return record;
           }
-        }, context, restored);
+        }, recordsChecked, context, restored);
   }
 
   /** A writer of several datasets that share one writer id, one budget and one commit per checkpoint. */
   public KartothekWriter(List<KartothekSinkConfig> configs, StartCheck check, DatasetRouting routing,
-      WriterInitContext context, Collection<WriterState> restored) throws IOException {
+      boolean recordsChecked, WriterInitContext context, Collection<WriterState> restored) throws IOException {
     KartothekSinkConfig first = configs.get(0);
     this.routing = routing;
     this.name = configs.size() == 1 ? "dataset '" + first.dataset() + "'"
@@ -125,7 +130,7 @@ public final class KartothekWriter
       throw e;
     }
     for (int d = 0; d < configs.size(); d++) {
-      datasets.add(new DatasetWriter(configs.get(d), indexColumns.get(d), store, budget));
+      datasets.add(new DatasetWriter(configs.get(d), indexColumns.get(d), store, budget, recordsChecked));
     }
     this.metrics = new WriterMetrics(context.metricGroup(), budget::used);
     LOG.info("Writer {} of {} in {} starts (subtask {}, restored checkpoint {})", writerId, name, store.url(),

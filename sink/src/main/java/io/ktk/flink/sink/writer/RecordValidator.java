@@ -121,6 +121,14 @@ public final class RecordValidator {
     return router.route(row);
   }
 
+  /**
+   * The id of the partition of a record that passed {@link #check} already (in the validation step
+   * in front of the writer), without checking the rules again.
+   */
+  public int route(RowData row) {
+    return router.route(row);
+  }
+
   /** The record as text, for the dead-letter output and messages. */
   public String render(RowData row) {
     return FlinkValues.render(rowType, row);
