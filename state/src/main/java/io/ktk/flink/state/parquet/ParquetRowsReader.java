@@ -4,11 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.ObjectVector;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -16,6 +19,10 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -24,6 +31,8 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -229,6 +238,96 @@ public final class ParquetRowsReader implements AutoCloseable {
       rows.add(projection.read(records));
     }
     return rows;
+  }
+
+  /**
+   * The values of {@code columns} in row group {@code index}, one vector per column in that
+   * order, each of the group's row count. Flat primitive columns are decoded straight into
+   * vectors (integers, dates, times, timestamps and small decimals as longs, floats as doubles,
+   * dictionary entries decoded once); nested columns are assembled into typed values. Throws as
+   * {@link #rows} does, with {@link IOException} for store failures.
+   */
+  public List<ColumnVector> readColumns(int index, List<String> columns) throws IOException {
+    Projection projection = project(columns);
+    int count = Math.toIntExact(footer.getBlocks().get(index).getRowCount());
+    ColumnVector[] vectors = new ColumnVector[columns.size()];
+    List<String> nested = new ArrayList<>();
+    List<Type> flat = new ArrayList<>();
+    for (Type field : projection.requested.getFields()) {
+      if (field.isPrimitive() && !field.isRepetition(Type.Repetition.REPEATED)) {
+        flat.add(field);
+      } else {
+        nested.add(field.getName());
+      }
+    }
+    if (!flat.isEmpty() && count > 0) {
+      readFlat(index, new MessageType(schema.getName(), flat), count, columns, vectors);
+    }
+    if (!nested.isEmpty()) {
+      ObjectVector[] assembled = new ObjectVector[nested.size()];
+      Arrays.setAll(assembled, i -> new ObjectVector(count));
+      for (List<Object> row : readRowGroup(index, nested)) {
+        for (int i = 0; i < assembled.length; i++) {
+          assembled[i].append(row.get(i));
+        }
+      }
+      for (int i = 0; i < assembled.length; i++) {
+        vectors[columns.indexOf(nested.get(i))] = assembled[i];
+      }
+    }
+    for (int i = 0; i < vectors.length; i++) {
+      if (vectors[i] == null) {
+        // an empty row group
+        vectors[i] = VectorConverters.filler(schema.getType(columns.get(i)).asPrimitiveType(), 0).vector();
+      }
+    }
+    return Arrays.asList(vectors);
+  }
+
+  private void readFlat(int index, MessageType requested, int count, List<String> columns, ColumnVector[] vectors)
+      throws IOException {
+    VectorConverters.Filler[] fillers = new VectorConverters.Filler[requested.getFieldCount()];
+    for (int i = 0; i < fillers.length; i++) {
+      fillers[i] = VectorConverters.filler(requested.getType(i).asPrimitiveType(), count);
+    }
+    GroupConverter root = new GroupConverter() {
+      @Override
+      public Converter getConverter(int fieldIndex) {
+        return fillers[fieldIndex];
+      }
+
+      @Override
+      public void start() {}
+
+      @Override
+      public void end() {}
+    };
+    try {
+      PageReadStore pages = ParquetChunks.readRowGroup(name, in, footer.getBlocks().get(index), requested, codecs);
+      ColumnReadStoreImpl store =
+          new ColumnReadStoreImpl(pages, root, requested, footer.getFileMetaData().getCreatedBy());
+      for (int i = 0; i < fillers.length; i++) {
+        ColumnDescriptor descriptor = requested.getColumns().get(i);
+        ColumnReader reader = store.getColumnReader(descriptor);
+        ColumnVector vector = fillers[i].vector();
+        int defined = descriptor.getMaxDefinitionLevel();
+        for (int row = 0; row < count; row++) {
+          if (reader.getCurrentDefinitionLevel() == defined) {
+            reader.writeCurrentValueToConverter();
+          } else {
+            vector.appendNull();
+          }
+          reader.consume();
+        }
+        vectors[columns.indexOf(requested.getType(i).getName())] = vector;
+      }
+    } catch (EOFException e) {
+      throw corrupt(name, e);
+    } catch (FileNotFoundException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw corrupt(name, e);
+    }
   }
 
   @Override

@@ -302,7 +302,7 @@ final class RowConverters {
   }
 
   /** An INT96 timestamp (legacy): 8 bytes nanosecond of day, 4 bytes Julian day, little-endian. */
-  private static Object int96(Binary binary) {
+  static Object int96(Binary binary) {
     ByteBuffer bytes = binary.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
     long nanoOfDay = bytes.getLong();
     long julianDay = bytes.getInt();
@@ -310,7 +310,7 @@ final class RowConverters {
     return LocalDateTime.of(LocalDate.ofEpochDay(epochDay), LocalTime.MIDNIGHT).plusNanos(nanoOfDay);
   }
 
-  private static long nanosPerUnit(LogicalTypeAnnotation.TimeUnit unit) {
+  static long nanosPerUnit(LogicalTypeAnnotation.TimeUnit unit) {
     switch (unit) {
       case MILLIS:
         return 1_000_000L;

@@ -1,0 +1,268 @@
+package io.ktk.flink.state.parquet;
+
+import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.DoubleVector;
+import io.ktk.flink.state.vector.LongType;
+import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.ObjectVector;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.LongFunction;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * parquet-column converters that append the values of one flat column to a {@link ColumnVector}:
+ * integers, dates, times, timestamps and small decimals as longs, floats as doubles, the rest as
+ * the typed values {@link RowConverters} makes. A dictionary page is decoded once, so rows that
+ * refer to its entries share one decoded value (one {@code String} per distinct string).
+ */
+final class VectorConverters {
+  private VectorConverters() {}
+
+  /** A converter and the vector it fills. */
+  abstract static class Filler extends PrimitiveConverter {
+    abstract ColumnVector vector();
+  }
+
+  /** A filler for a top-level primitive column of {@code rows} rows. */
+  static Filler filler(PrimitiveType type, int rows) {
+    LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+    String path = type.getName();
+    switch (type.getPrimitiveTypeName()) {
+      case INT32: {
+        LongType longType = int32Type(annotation);
+        if (longType != null) {
+          boolean unsigned = annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && !i.isSigned();
+          boolean millis = longType.kind() == LongType.Kind.TIME;
+          return new Longs(new LongVector(longType, rows), true, unsigned, millis ? 1_000_000L : 1L);
+        }
+        return new Objects(rows, RowConverters.int32(annotation, path, type), null, null);
+      }
+      case INT64: {
+        LongType longType = int64Type(annotation);
+        if (longType != null) {
+          long multiplier = annotation instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation time
+              ? RowConverters.nanosPerUnit(time.getUnit()) : 1L;
+          return new Longs(new LongVector(longType, rows), false, false, multiplier);
+        }
+        return new Objects(rows, null, RowConverters.int64(annotation, path, type), null);
+      }
+      case FLOAT:
+        return new Doubles(new DoubleVector(rows), true);
+      case DOUBLE:
+        return new Doubles(new DoubleVector(rows), false);
+      case BOOLEAN:
+        return new Objects(rows, null, null, null);
+      case INT96:
+        return new Objects(rows, null, null, RowConverters::int96);
+      default:
+        return new Objects(rows, null, null, RowConverters.binary(annotation, type));
+    }
+  }
+
+  /** The long interpretation of an INT32 column, or null when its values are boxed. */
+  private static LongType int32Type(LogicalTypeAnnotation annotation) {
+    if (annotation == null || annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation) {
+      return LongType.INTEGER;
+    }
+    if (annotation instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
+      return LongType.DATE;
+    }
+    if (annotation instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal) {
+      return LongType.decimal(decimal.getScale());
+    }
+    if (annotation instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation) {
+      return LongType.TIME;
+    }
+    return null;
+  }
+
+  /** The long interpretation of an INT64 column, or null when its values are boxed. */
+  private static LongType int64Type(LogicalTypeAnnotation annotation) {
+    if (annotation == null) {
+      return LongType.INTEGER;
+    }
+    if (annotation instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation integer) {
+      return integer.isSigned() ? LongType.INTEGER : LongType.UNSIGNED_64;
+    }
+    if (annotation instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal) {
+      return LongType.decimal(decimal.getScale());
+    }
+    if (annotation instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp) {
+      return LongType.timestamp(RowConverters.nanosPerUnit(timestamp.getUnit()), timestamp.isAdjustedToUTC());
+    }
+    if (annotation instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation) {
+      return LongType.TIME;
+    }
+    return null;
+  }
+
+  /**
+   * Longs from INT32 or INT64 values; {@code unsigned32} reads INT32 values as unsigned, {@code
+   * multiplier} scales times of day to nanoseconds.
+   */
+  private static final class Longs extends Filler {
+    private final LongVector vector;
+    private final boolean int32;
+    private final boolean unsigned32;
+    private final long multiplier;
+    private long[] dictionary;
+
+    Longs(LongVector vector, boolean int32, boolean unsigned32, long multiplier) {
+      this.vector = vector;
+      this.int32 = int32;
+      this.unsigned32 = unsigned32;
+      this.multiplier = multiplier;
+    }
+
+    @Override
+    ColumnVector vector() {
+      return vector;
+    }
+
+    @Override
+    public void addInt(int value) {
+      vector.append((unsigned32 ? Integer.toUnsignedLong(value) : value) * multiplier);
+    }
+
+    @Override
+    public void addLong(long value) {
+      vector.append(value * multiplier);
+    }
+
+    @Override
+    public boolean hasDictionarySupport() {
+      return true;
+    }
+
+    @Override
+    public void setDictionary(Dictionary pageDictionary) {
+      dictionary = new long[pageDictionary.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        long value = int32 ? (unsigned32 ? Integer.toUnsignedLong(pageDictionary.decodeToInt(id))
+            : pageDictionary.decodeToInt(id)) : pageDictionary.decodeToLong(id);
+        dictionary[id] = value * multiplier;
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int dictionaryId) {
+      vector.append(dictionary[dictionaryId]);
+    }
+  }
+
+  /** Doubles from FLOAT or DOUBLE values. */
+  private static final class Doubles extends Filler {
+    private final DoubleVector vector;
+    private final boolean floats;
+    private double[] dictionary;
+
+    Doubles(DoubleVector vector, boolean floats) {
+      this.vector = vector;
+      this.floats = floats;
+    }
+
+    @Override
+    ColumnVector vector() {
+      return vector;
+    }
+
+    @Override
+    public void addFloat(float value) {
+      vector.append(value);
+    }
+
+    @Override
+    public void addDouble(double value) {
+      vector.append(value);
+    }
+
+    @Override
+    public boolean hasDictionarySupport() {
+      return true;
+    }
+
+    @Override
+    public void setDictionary(Dictionary pageDictionary) {
+      dictionary = new double[pageDictionary.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] = floats ? pageDictionary.decodeToFloat(id) : pageDictionary.decodeToDouble(id);
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int dictionaryId) {
+      vector.append(dictionary[dictionaryId]);
+    }
+  }
+
+  /**
+   * Typed values, converted from the column's physical values by the one of {@code ints}, {@code
+   * longs} and {@code binaries} that fits it (all null for booleans).
+   */
+  private static final class Objects extends Filler {
+    private final ObjectVector vector;
+    private final IntFunction<Object> ints;
+    private final LongFunction<Object> longs;
+    private final Function<Binary, Object> binaries;
+    private Object[] dictionary;
+
+    Objects(int rows, IntFunction<Object> ints, LongFunction<Object> longs, Function<Binary, Object> binaries) {
+      this.vector = new ObjectVector(rows);
+      this.ints = ints;
+      this.longs = longs;
+      this.binaries = binaries;
+    }
+
+    @Override
+    ColumnVector vector() {
+      return vector;
+    }
+
+    @Override
+    public void addBoolean(boolean value) {
+      vector.append(value);
+    }
+
+    @Override
+    public void addInt(int value) {
+      vector.append(ints.apply(value));
+    }
+
+    @Override
+    public void addLong(long value) {
+      vector.append(longs.apply(value));
+    }
+
+    @Override
+    public void addBinary(Binary value) {
+      vector.append(binaries.apply(value));
+    }
+
+    @Override
+    public boolean hasDictionarySupport() {
+      return true;
+    }
+
+    @Override
+    public void setDictionary(Dictionary pageDictionary) {
+      dictionary = new Object[pageDictionary.getMaxId() + 1];
+      for (int id = 0; id < dictionary.length; id++) {
+        dictionary[id] = ints != null ? ints.apply(pageDictionary.decodeToInt(id))
+            : longs != null ? longs.apply(pageDictionary.decodeToLong(id))
+            : binaries.apply(pageDictionary.decodeToBinary(id));
+      }
+    }
+
+    @Override
+    public void addValueFromDictionary(int dictionaryId) {
+      Object value = dictionary[dictionaryId];
+      // byte arrays are mutable: each row gets its own, as from the row readers
+      vector.append(value instanceof byte[] bytes ? bytes.clone() : value);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.ktk.flink.state.vector;
+
+import java.util.Arrays;
+
+/** A column of float or double values, as doubles (float values are widened exactly). */
+public final class DoubleVector implements ColumnVector {
+  private double[] values;
+  private boolean[] nulls;
+  private int size;
+  private boolean hasNulls;
+
+  public DoubleVector(int capacity) {
+    values = new double[Math.max(1, capacity)];
+    nulls = new boolean[values.length];
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public boolean isNull(int row) {
+    return nulls[row];
+  }
+
+  /** The value of a row that is not null. */
+  public double value(int row) {
+    return values[row];
+  }
+
+  /** The backing values, valid up to {@link #size()}; a null row holds 0. */
+  public double[] values() {
+    return values;
+  }
+
+  /** Whether any row is null. */
+  public boolean hasNulls() {
+    return hasNulls;
+  }
+
+  @Override
+  public Object get(int row) {
+    return nulls[row] ? null : values[row];
+  }
+
+  public void append(double value) {
+    ensure(size + 1);
+    values[size++] = value;
+  }
+
+  @Override
+  public void appendNull() {
+    ensure(size + 1);
+    nulls[size++] = true;
+    hasNulls = true;
+  }
+
+  @Override
+  public DoubleVector gather(int[] rows, int count) {
+    DoubleVector out = new DoubleVector(count);
+    for (int i = 0; i < count; i++) {
+      int row = rows[i];
+      if (row < 0 || nulls[row]) {
+        out.nulls[i] = true;
+        out.hasNulls = true;
+      } else {
+        out.values[i] = values[row];
+      }
+    }
+    out.size = count;
+    return out;
+  }
+
+  @Override
+  public DoubleVector emptyCopy(int capacity) {
+    return new DoubleVector(capacity);
+  }
+
+  @Override
+  public boolean canAppend(ColumnVector other) {
+    return other instanceof DoubleVector;
+  }
+
+  @Override
+  public void appendFrom(ColumnVector other) {
+    DoubleVector from = (DoubleVector) other;
+    ensure(size + from.size);
+    System.arraycopy(from.values, 0, values, size, from.size);
+    System.arraycopy(from.nulls, 0, nulls, size, from.size);
+    size += from.size;
+    hasNulls |= from.hasNulls;
+  }
+
+  private void ensure(int capacity) {
+    if (capacity > values.length) {
+      int grown = Math.max(capacity, values.length + (values.length >> 1));
+      values = Arrays.copyOf(values, grown);
+      nulls = Arrays.copyOf(nulls, grown);
+    }
+  }
+}

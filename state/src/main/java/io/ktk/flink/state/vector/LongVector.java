@@ -1,0 +1,116 @@
+package io.ktk.flink.state.vector;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Arrays;
+
+/**
+ * A column of values held as longs: integers, dates, times, timestamps and decimals of up to 18
+ * digits, each interpreted by the vector's {@link LongType}.
+ */
+public final class LongVector implements ColumnVector {
+  private final LongType type;
+  private long[] values;
+  private boolean[] nulls;
+  private int size;
+  private boolean hasNulls;
+
+  public LongVector(LongType type, int capacity) {
+    this.type = requireNonNull(type, "type is null");
+    values = new long[Math.max(1, capacity)];
+    nulls = new boolean[values.length];
+  }
+
+  public LongType type() {
+    return type;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public boolean isNull(int row) {
+    return nulls[row];
+  }
+
+  /** The long of a row that is not null. */
+  public long value(int row) {
+    return values[row];
+  }
+
+  /** The backing values, valid up to {@link #size()}; a null row holds 0. */
+  public long[] values() {
+    return values;
+  }
+
+  /** Whether any row is null. */
+  public boolean hasNulls() {
+    return hasNulls;
+  }
+
+  @Override
+  public Object get(int row) {
+    return nulls[row] ? null : type.box(values[row]);
+  }
+
+  public void append(long value) {
+    ensure(size + 1);
+    values[size++] = value;
+  }
+
+  @Override
+  public void appendNull() {
+    ensure(size + 1);
+    nulls[size++] = true;
+    hasNulls = true;
+  }
+
+  @Override
+  public LongVector gather(int[] rows, int count) {
+    LongVector out = new LongVector(type, count);
+    for (int i = 0; i < count; i++) {
+      int row = rows[i];
+      if (row < 0 || nulls[row]) {
+        out.nulls[i] = true;
+        out.hasNulls = true;
+      } else {
+        out.values[i] = values[row];
+      }
+    }
+    out.size = count;
+    return out;
+  }
+
+  @Override
+  public LongVector emptyCopy(int capacity) {
+    return new LongVector(type, capacity);
+  }
+
+  @Override
+  public boolean canAppend(ColumnVector other) {
+    return other instanceof LongVector from && from.type.equals(type);
+  }
+
+  @Override
+  public void appendFrom(ColumnVector other) {
+    LongVector from = (LongVector) other;
+    if (!from.type.equals(type)) {
+      throw new IllegalArgumentException("Cannot append longs of type " + from.type + " to a vector of " + type);
+    }
+    ensure(size + from.size);
+    System.arraycopy(from.values, 0, values, size, from.size);
+    System.arraycopy(from.nulls, 0, nulls, size, from.size);
+    size += from.size;
+    hasNulls |= from.hasNulls;
+  }
+
+  private void ensure(int capacity) {
+    if (capacity > values.length) {
+      int grown = Math.max(capacity, values.length + (values.length >> 1));
+      values = Arrays.copyOf(values, grown);
+      nulls = Arrays.copyOf(nulls, grown);
+    }
+  }
+}
