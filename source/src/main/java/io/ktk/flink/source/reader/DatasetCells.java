@@ -7,51 +7,51 @@ import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.parquet.ColumnStatistics;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;
-import io.ktk.flink.state.rowformat.RowBuffer;
-import io.ktk.flink.state.rowformat.RowKeyMap;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.ObjectVector;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.BitSet;
+import java.util.Arrays;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * The rows of one dataset in one partition of a query group, one per key, after de-duplication
- * and conditions.
+ * and conditions, held as column vectors.
  *
- * <p>Files are read in write order and rows in file order; a later row of a key replaces an
- * earlier one, so each cell keeps the row written last (Kartothek's rule). The conditions are then
- * judged on that row: a cell whose last row fails them is dropped, even if an older row of it would
- * pass. A file planned for its keys only contributes keys whose rows fail. For a projected dataset
- * (the seed without some of its dimension columns), a key stands for several cells and is kept
- * when any of them passes.
+ * <p>Files are read in write order and rows in file order; of the rows of a key, the one read last
+ * is kept (Kartothek's rule: the last written wins). The conditions are judged on that row: a cell
+ * whose last row fails them is dropped, even if an older row of it would pass. A file planned for
+ * its keys only contributes keys whose rows fail. For a projected dataset (the seed without some
+ * of its dimension columns), a key stands for several cells and is kept when any of them passes,
+ * with the first passing row.
+ *
+ * <p>De-duplication sorts the rows by key ({@link KeySort}, stable, so rows of a key stay in read
+ * order) and takes one row of each run of equal keys. The kept rows ({@link #cells()}) are then in
+ * key order, ready to be merged with other datasets' cells.
  *
  * <p>A read column missing from a file (a column added to the schema after the file was written)
  * reads as null; a missing key column means the file does not belong to the dataset.
  */
 final class DatasetCells {
   private final DatasetRead dataset;
-  private final KeyEncoder encoder;
-  private final int[] keyPositions;
-  private final RowKeyMap keys = new RowKeyMap();
-  private final List<Object[]> rows = new ArrayList<>();
-  private final BitSet alive = new BitSet();
-  private final RowBuffer buffer = new RowBuffer();
   private final Set<String> keyNames = new HashSet<>();
+  private final Column[] columns;
+  private boolean[] passes = new boolean[1024];
+  private int rows;
+  private boolean anyPassed;
+  private CellKeys keys;
+  private int[] cells;
+  private int cellCount;
 
-  DatasetCells(DatasetRead dataset, KeyEncoder encoder) {
+  DatasetCells(DatasetRead dataset) {
     this.dataset = dataset;
-    this.encoder = encoder;
-    this.keyPositions = new int[dataset.keyColumns().size()];
-    for (int i = 0; i < keyPositions.length; i++) {
-      keyPositions[i] = i;
-      keyNames.add(dataset.keyColumns().get(i).getName());
-    }
+    dataset.keyColumns().forEach(field -> keyNames.add(field.getName()));
+    columns = new Column[dataset.readColumns().size()];
+    Arrays.setAll(columns, i -> new Column());
   }
 
   /**
@@ -72,31 +72,29 @@ final class DatasetCells {
         Projection keysOnly = projection(file, dataset.keyColumns(), present);
         for (int group = 0; group < reader.rowGroups().size(); group++) {
           if (file.keysOnly()) {
-            read(reader, group, keysOnly, false, conditions, conditionPositions);
+            read(reader, group, keysOnly, null, conditionPositions);
             continue;
           }
           Pruned pruned = prune ? pruned(reader, group, conditions, present) : Pruned.NO;
           switch (pruned) {
             case NO -> {
               counters.countRead();
-              read(reader, group, all, true, conditions, conditionPositions);
+              read(reader, group, all, conditions, conditionPositions);
             }
             case SKIP -> counters.countSkipped();
             case BY_PAYLOAD -> {
               // Its rows all fail, but one may be the newest row of a cell whose older row passed (the
-              // last-written row decides): mark its keys as failing, unless no cell is alive yet.
-              if (alive.isEmpty()) {
+              // last-written row decides): read its keys as failing, unless no row passed yet.
+              if (!anyPassed) {
                 counters.countSkipped();
               } else {
                 counters.countKeysOnly();
-                read(reader, group, keysOnly, false, conditions, conditionPositions);
+                read(reader, group, keysOnly, null, conditionPositions);
               }
             }
             default -> throw new IllegalStateException("Unexpected pruning " + pruned);
           }
         }
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
       }
     }
   }
@@ -114,7 +112,7 @@ final class DatasetCells {
       if (present.contains(name)) {
         slots[i] = readable.size();
         readable.add(name);
-      } else if (i < keyPositions.length) {
+      } else if (i < dataset.keyColumns().size()) {
         throw new CorruptDatasetException("Cannot read data file " + file.key() + " of dataset '" + dataset.uuid()
             + "': it lacks the dimension column '" + name + "'");
       } else {
@@ -131,11 +129,11 @@ final class DatasetCells {
    */
   private Pruned pruned(ParquetRowsReader reader, int group, List<TypedCondition> conditions, Set<String> present) {
     Pruned pruned = Pruned.NO;
-    long rows = reader.rowGroups().get(group).getRowCount();
+    long groupRows = reader.rowGroups().get(group).getRowCount();
     for (TypedCondition condition : conditions) {
       String column = condition.columnName();
       ColumnStatistics statistics = present.contains(column)
-          ? reader.statistics(group, column) : RowGroupPruning.absent(rows);
+          ? reader.statistics(group, column) : RowGroupPruning.absent(groupRows);
       if (RowGroupPruning.excludes(condition, statistics)) {
         if (dataset.projected() || keyNames.contains(column)) {
           return Pruned.SKIP;
@@ -146,63 +144,147 @@ final class DatasetCells {
     return pruned;
   }
 
-  private void read(ParquetRowsReader reader, int group, Projection projection, boolean test,
-      List<TypedCondition> conditions, int[] conditionPositions) {
-    int width = projection.slots().length;
-    Iterator<List<Object>> it = reader.rowGroupRows(group, projection.readable());
-    while (it.hasNext()) {
-      List<Object> read = it.next();
-      // Rows keep the width of the read columns, so that a keys-only row is stored like any other.
-      Object[] values = new Object[dataset.readColumns().size()];
-      for (int i = 0; i < width; i++) {
-        int slot = projection.slots()[i];
-        values[i] = slot < 0 ? null : read.get(slot);
-      }
-      add(values, test && passes(values, conditions, conditionPositions));
+  /** Appends a row group's rows; with {@code conditions} null they are keys only, and fail. */
+  private void read(ParquetRowsReader reader, int group, Projection projection, List<TypedCondition> conditions,
+      int[] conditionPositions) throws IOException {
+    int count = Math.toIntExact(reader.rowGroups().get(group).getRowCount());
+    if (count == 0) {
+      return;
     }
+    List<ColumnVector> read = reader.readColumns(group, projection.readable());
+    ColumnVector[] byColumn = new ColumnVector[columns.length];
+    for (int i = 0; i < projection.slots().length; i++) {
+      int slot = projection.slots()[i];
+      byColumn[i] = slot < 0 ? null : read.get(slot);
+    }
+    for (int i = 0; i < columns.length; i++) {
+      columns[i].append(byColumn[i], count);
+    }
+    if (rows + count > passes.length) {
+      passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
+    }
+    if (conditions != null) {
+      test(byColumn, count, conditions, conditionPositions);
+    }
+    rows += count;
   }
 
-  private static boolean passes(Object[] values, List<TypedCondition> conditions, int[] positions) {
+  private void test(ColumnVector[] byColumn, int count, List<TypedCondition> conditions, int[] positions) {
+    Arrays.fill(passes, rows, rows + count, true);
     for (int c = 0; c < positions.length; c++) {
-      if (!conditions.get(c).test(values[positions[c]])) {
-        return false;
+      TypedCondition condition = conditions.get(c);
+      ColumnVector vector = byColumn[positions[c]];
+      for (int row = 0; row < count; row++) {
+        if (passes[rows + row]) {
+          passes[rows + row] = vector != null && condition.test(vector.get(row));
+        }
       }
     }
-    return true;
+    for (int row = 0; row < count && !anyPassed; row++) {
+      anyPassed = passes[rows + row];
+    }
   }
 
-  private void add(Object[] values, boolean passes) {
-    encoder.encode(values, keyPositions, buffer);
-    int id = keys.getOrAdd(buffer);
-    if (id == rows.size()) {
-      rows.add(null);
+  /** Encodes the rows' keys; ranked columns hold value ids until {@link #keep}. */
+  void encodeKeys(List<KeyKind> kinds, KeyRanks[] ranks) {
+    List<ColumnVector> keyVectors = new ArrayList<>(kinds.size());
+    for (int c = 0; c < kinds.size(); c++) {
+      keyVectors.add(columns[c].vector());
     }
-    if (dataset.projected()) {
-      if (passes && !alive.get(id)) {
-        alive.set(id);
-        rows.set(id, values);
+    keys = CellKeys.encode(kinds, keyVectors, rows, ranks);
+  }
+
+  /** Ranks the keys, sorts the rows by key and keeps one row per key (see the class comment). */
+  void keep(List<KeyKind> kinds, KeyRanks[] ranks, KeySort sort) {
+    keys.resolveRanks(kinds, ranks);
+    int[] order = new int[rows];
+    Arrays.setAll(order, i -> i);
+    sort.sort(keys, order, rows);
+    cells = new int[rows];
+    cellCount = 0;
+    int start = 0;
+    while (start < rows) {
+      int end = start + 1;
+      while (end < rows && keys.compare(order[start], keys, order[end]) == 0) {
+        end++;
       }
-    } else {
-      alive.set(id, passes);
-      rows.set(id, passes ? values : null);
+      if (dataset.projected()) {
+        for (int i = start; i < end; i++) {
+          if (passes[order[i]]) {
+            cells[cellCount++] = order[i];
+            break;
+          }
+        }
+      } else if (passes[order[end - 1]]) {
+        cells[cellCount++] = order[end - 1];
+      }
+      start = end;
     }
   }
 
-  /** The ids of the kept keys, sorted by key. */
-  int[] sortedIds() {
-    int[] ids = alive.stream().toArray();
-    keys.sort(ids);
-    return ids;
+  /** The rows kept, in key order; valid up to {@link #cellCount()}. */
+  int[] cells() {
+    return cells;
   }
 
-  /** The kept row with this id: the values of the read columns. */
-  Object[] row(int id) {
-    return rows.get(id);
+  int cellCount() {
+    return cellCount;
   }
 
-  /** The kept row whose key {@code out} holds (encoded by this dataset's encoder), or null. */
-  Object[] lookup(RowBuffer key) {
-    int id = keys.get(key);
-    return id >= 0 && alive.get(id) ? rows.get(id) : null;
+  /** The keys of all rows read (index them with {@link #cells()}). */
+  CellKeys keys() {
+    return keys;
+  }
+
+  /** The values of read column {@code column} for all rows read. */
+  ColumnVector column(int column) {
+    return columns[column].vector();
+  }
+
+  /**
+   * One read column's values over all row groups read: vectors of the same kind are appended as
+   * they are; when a file stores the column differently (say timestamps in another unit), the
+   * column continues as typed values; rows of a file without the column are null.
+   */
+  private static final class Column {
+    private ColumnVector vector;
+    private int leadingNulls;
+
+    void append(ColumnVector chunk, int count) {
+      if (chunk == null) {
+        if (vector == null) {
+          leadingNulls += count;
+        } else {
+          for (int i = 0; i < count; i++) {
+            vector.appendNull();
+          }
+        }
+        return;
+      }
+      if (vector == null && leadingNulls == 0) {
+        vector = chunk;
+        return;
+      }
+      if (vector == null) {
+        vector = chunk.emptyCopy(leadingNulls + count);
+        for (int i = 0; i < leadingNulls; i++) {
+          vector.appendNull();
+        }
+      } else if (!vector.canAppend(chunk)) {
+        vector = ObjectVector.copyOf(vector);
+      }
+      vector.appendFrom(chunk);
+    }
+
+    ColumnVector vector() {
+      if (vector == null) {
+        vector = new ObjectVector(leadingNulls);
+        for (int i = 0; i < leadingNulls; i++) {
+          vector.appendNull();
+        }
+        leadingNulls = 0;
+      }
+      return vector;
+    }
   }
 }

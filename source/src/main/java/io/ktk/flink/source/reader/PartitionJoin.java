@@ -7,13 +7,18 @@ import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.rowformat.RowBuffer;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.DoubleVector;
+import io.ktk.flink.state.vector.LongType;
+import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.ObjectVector;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
@@ -23,20 +28,24 @@ import org.apache.arrow.vector.types.pojo.Field;
  * has none (left join; null, never NaN, whatever the column's type). Rows come sorted by the query's
  * dimension columns.
  *
- * <p>A dataset is joined on its key columns (its dimension columns, all among the query's); their
- * values are taken from the seed's row, so equal keys mean equal encodings.
+ * <p>Each dataset's kept rows are in key order ({@link DatasetCells}), so a dataset is joined by
+ * merging: on its key columns (its dimension columns, all among the seed's), whose values are taken
+ * from the seed's rows. When those columns are not the first of the seed's, the seed's cells are
+ * sorted by them first. Output columns are gathered from the joined rows' vectors.
  */
 final class PartitionJoin {
   /** Where an output column comes from: a partition value, or a read column of a dataset. */
   private record Source(int dataset, int column) {}
 
   private final ResolvedQuery query;
-  private final List<KeyEncoder> encoders = new ArrayList<>();
-  /** Per dataset after the seed, the positions of its key columns in the seed's read columns. */
-  private final List<int[]> lookupPositions = new ArrayList<>();
+  /** Per dataset, the kinds of its key columns. */
+  private final List<List<KeyKind>> kinds = new ArrayList<>();
+  /** Per dataset, the positions of its key columns among the seed's. */
+  private final List<int[]> seedKeyPositions = new ArrayList<>();
   private final Source[] sources;
   private final boolean prune;
   private final RowGroupCounters counters;
+  private final KeySort sort = new KeySort();
 
   /**
    * @param prune whether row groups are pruned by their statistics ({@link RowGroupPruning})
@@ -46,11 +55,16 @@ final class PartitionJoin {
     this.query = query;
     this.prune = prune;
     this.counters = counters;
-    DatasetRead seed = query.seed();
-    List<String> seedColumns = seed.readColumnNames();
+    List<String> seedKeys = query.seed().keyColumns().stream().map(Field::getName).toList();
     for (DatasetRead dataset : query.datasets()) {
-      encoders.add(new KeyEncoder(dataset.keyColumns()));
-      lookupPositions.add(dataset.keyColumns().stream().mapToInt(f -> seedColumns.indexOf(f.getName())).toArray());
+      kinds.add(dataset.keyColumns().stream().map(KeyKind::of).toList());
+      seedKeyPositions.add(dataset.keyColumns().stream().mapToInt(f -> seedKeys.indexOf(f.getName())).toArray());
+      for (int position : seedKeyPositions.get(seedKeyPositions.size() - 1)) {
+        if (position < 0) {
+          throw new IllegalStateException("dataset " + dataset.datasetId() + " has key columns " + dataset.keyColumns()
+              + " that the seed's " + seedKeys + " do not all include");
+        }
+      }
     }
     List<Field> output = query.output().getFields();
     sources = new Source[output.size()];
@@ -76,50 +90,154 @@ final class PartitionJoin {
 
   /** The rows of one partition of {@code group}, sorted by the query's dimension columns. */
   List<List<Object>> rows(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
+    return batch(store, group, partition).rows();
+  }
+
+  /** The rows of one partition of {@code group} as columns, sorted by the query's dimension columns. */
+  ResultBatch batch(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
+    List<DatasetCells> cells = load(store, group, partition);
+    DatasetCells seed = cells.get(0);
+    int count = seed.cellCount();
+    // joined[d][i]: the row of dataset d joined to the i-th result row (-1: none)
+    int[][] joined = new int[cells.size()][];
+    joined[0] = Arrays.copyOf(seed.cells(), count);
+    for (int d = 1; d < cells.size(); d++) {
+      joined[d] = match(seed, joined[0], count, d, cells.get(d));
+      if (query.datasets().get(d).role() != DatasetRole.ENRICHMENT) {
+        count = keepMatched(joined, d, count);
+      }
+    }
+    List<ColumnVector> columns = new ArrayList<>(sources.length);
+    for (Source source : sources) {
+      columns.add(source.dataset() < 0
+          ? constant(partition.partitionValues().get(source.column()), count)
+          : cells.get(source.dataset()).column(source.column()).gather(joined[source.dataset()], count));
+    }
+    return new ResultBatch(query.output(), columns, count);
+  }
+
+  private List<DatasetCells> load(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
     List<TypedCondition> groupConditions = groupConditions(group);
     List<DatasetRead> datasets = query.datasets();
     List<DatasetCells> cells = new ArrayList<>(datasets.size());
-    for (int d = 0; d < datasets.size(); d++) {
-      DatasetRead dataset = datasets.get(d);
+    for (DatasetRead dataset : datasets) {
       List<TypedCondition> conditions = new ArrayList<>(dataset.conditions());
       for (TypedCondition condition : groupConditions) {
         if (dataset.readColumnNames().contains(condition.columnName())) {
           conditions.add(condition);
         }
       }
-      DatasetCells loaded = new DatasetCells(dataset, encoders.get(d));
+      DatasetCells loaded = new DatasetCells(dataset);
       loaded.load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
       cells.add(loaded);
     }
-
-    DatasetCells seed = cells.get(0);
-    RowBuffer key = new RowBuffer();
-    Object[][] joined = new Object[datasets.size()][];
-    List<List<Object>> rows = new ArrayList<>();
-    for (int id : seed.sortedIds()) {
-      joined[0] = seed.row(id);
-      boolean keep = true;
-      for (int d = 1; d < datasets.size() && keep; d++) {
-        encoders.get(d).encode(joined[0], lookupPositions.get(d), key);
-        joined[d] = cells.get(d).lookup(key);
-        keep = joined[d] != null || datasets.get(d).role() == DatasetRole.ENRICHMENT;
-      }
-      if (!keep) {
-        continue;
-      }
-      Object[] row = new Object[sources.length];
-      for (int i = 0; i < sources.length; i++) {
-        Source source = sources[i];
-        if (source.dataset() < 0) {
-          row[i] = partition.partitionValues().get(source.column());
-        } else {
-          Object[] from = joined[source.dataset()];
-          row[i] = from == null ? null : from[source.column()];
+    // ranked key columns (strings, binaries, decimals) share their ranks across the datasets
+    Map<String, KeyRanks> ranksByColumn = new HashMap<>();
+    List<KeyRanks[]> ranks = new ArrayList<>();
+    for (int d = 0; d < datasets.size(); d++) {
+      List<Field> keyColumns = datasets.get(d).keyColumns();
+      KeyRanks[] datasetRanks = new KeyRanks[keyColumns.size()];
+      for (int c = 0; c < datasetRanks.length; c++) {
+        if (kinds.get(d).get(c) == KeyKind.RANKED) {
+          datasetRanks[c] = ranksByColumn.computeIfAbsent(keyColumns.get(c).getName(), name -> new KeyRanks());
         }
       }
-      rows.add(Collections.unmodifiableList(Arrays.asList(row)));
+      ranks.add(datasetRanks);
+      cells.get(d).encodeKeys(kinds.get(d), datasetRanks);
     }
-    return rows;
+    for (int d = 0; d < datasets.size(); d++) {
+      cells.get(d).keep(kinds.get(d), ranks.get(d), sort);
+    }
+    return cells;
+  }
+
+  /**
+   * For each of the {@code count} seed rows, the kept row of {@code other} (dataset {@code d}) with
+   * its key, or -1.
+   */
+  private int[] match(DatasetCells seed, int[] seedRows, int count, int d, DatasetCells other) {
+    int[] positions = seedKeyPositions.get(d);
+    CellKeys seedKeys = seed.keys().select(positions);
+    int[] matched = new int[count];
+    if (isPrefix(positions)) {
+      merge(seedKeys, seedRows, count, other, matched);
+      return matched;
+    }
+    // the seed's rows are not in the order of this dataset's key: sort them by it, merge, put back
+    int[] byKey = Arrays.copyOf(seedRows, count);
+    sort.sort(seedKeys, byKey, count);
+    int[] matchedByKey = new int[count];
+    merge(seedKeys, byKey, count, other, matchedByKey);
+    int[] rowMatch = new int[seed.keys().rows()];
+    for (int i = 0; i < count; i++) {
+      rowMatch[byKey[i]] = matchedByKey[i];
+    }
+    for (int i = 0; i < count; i++) {
+      matched[i] = rowMatch[seedRows[i]];
+    }
+    return matched;
+  }
+
+  private static boolean isPrefix(int[] positions) {
+    for (int i = 0; i < positions.length; i++) {
+      if (positions[i] != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Merges seed rows sorted by {@code seedKeys} with the other dataset's kept rows (sorted, unique). */
+  private static void merge(CellKeys seedKeys, int[] seedRows, int count, DatasetCells other, int[] matched) {
+    CellKeys otherKeys = other.keys();
+    int[] otherRows = other.cells();
+    int otherCount = other.cellCount();
+    int j = 0;
+    for (int i = 0; i < count; i++) {
+      int row = seedRows[i];
+      int cmp = 1;
+      while (j < otherCount && (cmp = otherKeys.compare(otherRows[j], seedKeys, row)) < 0) {
+        j++;
+      }
+      matched[i] = j < otherCount && cmp == 0 ? otherRows[j] : -1;
+    }
+  }
+
+  /** Keeps the result rows that dataset {@code d} matched, in all join arrays; returns the new count. */
+  private static int keepMatched(int[][] joined, int d, int count) {
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+      if (joined[d][i] >= 0) {
+        for (int e = 0; e <= d; e++) {
+          joined[e][kept] = joined[e][i];
+        }
+        kept++;
+      }
+    }
+    return kept;
+  }
+
+  /** A column of one partition value, of the vector kind its value needs. */
+  private static ColumnVector constant(Object value, int count) {
+    if (value instanceof Long number) {
+      LongVector vector = new LongVector(LongType.INTEGER, count);
+      for (int i = 0; i < count; i++) {
+        vector.append(number);
+      }
+      return vector;
+    }
+    if (value instanceof Double number) {
+      DoubleVector vector = new DoubleVector(count);
+      for (int i = 0; i < count; i++) {
+        vector.append(number);
+      }
+      return vector;
+    }
+    ObjectVector vector = new ObjectVector(count);
+    for (int i = 0; i < count; i++) {
+      vector.append(value);
+    }
+    return vector;
   }
 
   /** {@code column == value} for each {@code partition_by} column that is not a partition column. */
