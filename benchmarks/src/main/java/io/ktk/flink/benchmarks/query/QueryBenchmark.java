@@ -7,8 +7,12 @@ import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.reader.CubeReader;
+import io.ktk.flink.source.reader.ResultBatch;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.DoubleVector;
+import io.ktk.flink.state.vector.LongVector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -63,14 +67,16 @@ public final class QueryBenchmark {
     BenchCube.ensure(store, dir, rows);
     double generateSeconds = (System.nanoTime() - generateStart) / 1e9;
 
+    int threads = Runtime.getRuntime().availableProcessors();
     System.err.println("query benchmark: CubeReader ...");
-    Result ours = measure(store, repetitions);
+    Result ours = measure(store, repetitions, threads);
+    Result ours1 = threads == 1 ? ours : measure(store, repetitions, 1);
     System.err.println("query benchmark: DuckDB and pandas ...");
     JsonNode peers = runPeers(python, dir, repetitions);
     Result pandas = Result.of(peers.get("pandas"));
     Result duckdb = Result.of(peers.get("duckdb"));
     Result duckdb1 = Result.of(peers.get("duckdb_1"));
-    for (Result peer : List.of(pandas, duckdb, duckdb1)) {
+    for (Result peer : List.of(pandas, duckdb, duckdb1, ours1)) {
       if (!ours.sameAnswer(peer)) {
         throw new IllegalStateException("Cannot compare the query: the answers differ: ours " + ours + ", peer " + peer);
       }
@@ -80,8 +86,12 @@ public final class QueryBenchmark {
     int cores = peers.get("cores").asInt();
     TextTable table = new TextTable("variant", "threads", "rows", "first run s", "warm median s", "warm min s",
         "vs faster peer");
-    table.row("CubeReader (in-process, this JVM)", 1, count(ours.rows), secs(ours.cold), secs(ours.median),
+    table.row("CubeReader (in-process, this JVM)", threads, count(ours.rows), secs(ours.cold), secs(ours.median),
         secs(ours.min), ratio(ours.median / fastestPeer));
+    if (threads > 1) {
+      table.row("CubeReader (in-process, this JVM)", 1, count(ours1.rows), secs(ours1.cold), secs(ours1.median),
+          secs(ours1.min), ratio(ours1.median / fastestPeer));
+    }
     table.row("pandas, per-partition join (Kartothek's way)", 1, count(pandas.rows), secs(pandas.cold),
         secs(pandas.median), secs(pandas.min), ratio(pandas.median / fastestPeer));
     table.row("DuckDB SQL", cores, count(duckdb.rows), secs(duckdb.cold), secs(duckdb.median), secs(duckdb.min),
@@ -97,7 +107,11 @@ public final class QueryBenchmark {
         peers.get("versions").get("duckdb").asText(), peers.get("versions").get("pandas").asText());
   }
 
-  private static Result measure(ObjectStore store, int repetitions) throws IOException {
+  /**
+   * Runs the query {@code repetitions + 1} times (the first one cold), consuming the result batches
+   * column by column, as a columnar consumer (an Arrow or Flink vectorized reader) would.
+   */
+  private static Result measure(ObjectStore store, int repetitions, int threads) throws IOException {
     CubeQuery query = CubeQuery.builder().where(CONDITION).columns("p", "x", "v", "a", "b").build();
     Result first = null;
     double[] times = new double[repetitions];
@@ -108,14 +122,20 @@ public final class QueryBenchmark {
       long sumX = 0;
       double sumA = 0;
       long bCount = 0;
-      Iterator<List<Object>> it = new CubeReader(store, plan).rows();
-      while (it.hasNext()) {
-        List<Object> row = it.next();
-        rows++;
-        sumX += (Long) row.get(1);
-        sumA += (Double) row.get(3);
-        if (row.get(4) != null) {
-          bCount++;
+      Iterator<ResultBatch> batches = new CubeReader(store, plan, true, threads).batches();
+      while (batches.hasNext()) {
+        ResultBatch batch = batches.next();
+        int n = batch.rowCount();
+        rows += n;
+        long[] x = ((LongVector) batch.column(1)).values();
+        double[] a = ((DoubleVector) batch.column(3)).values();
+        ColumnVector b = batch.column(4);
+        for (int row = 0; row < n; row++) {
+          sumX += x[row];
+          sumA += a[row];
+          if (!b.isNull(row)) {
+            bCount++;
+          }
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;

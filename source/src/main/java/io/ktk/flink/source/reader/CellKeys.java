@@ -65,6 +65,15 @@ final class CellKeys {
     return new CellKeys(selected, rows);
   }
 
+  /**
+   * The longs of the keys when a key is one long (one column, not a timestamp, no nulls), which
+   * the sort, de-duplication and merge then compare directly; else null.
+   */
+  long[] singleWords() {
+    return columns.length == 1 && columns[0].second() == null && columns[0].nulls() == null
+        ? columns[0].first() : null;
+  }
+
   int rows() {
     return rows;
   }

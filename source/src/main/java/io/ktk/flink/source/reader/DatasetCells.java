@@ -30,8 +30,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * with the first passing row.
  *
  * <p>De-duplication sorts the rows by key ({@link KeySort}, stable, so rows of a key stay in read
- * order) and takes one row of each run of equal keys. The kept rows ({@link #cells()}) are then in
- * key order, ready to be merged with other datasets' cells.
+ * order) and takes one row of each run of equal keys; keys of one long in a dense range are placed
+ * by value instead of sorted. The kept rows ({@link #cells()}) are then in key order, ready to be
+ * merged with other datasets' cells.
  *
  * <p>A read column missing from a file (a column added to the schema after the file was written)
  * reads as null; a missing key column means the file does not belong to the dataset.
@@ -46,6 +47,7 @@ final class DatasetCells {
   private CellKeys keys;
   private int[] cells;
   private int cellCount;
+  private long[] cellWords;
 
   DatasetCells(DatasetRead dataset) {
     this.dataset = dataset;
@@ -194,32 +196,94 @@ final class DatasetCells {
     keys = CellKeys.encode(kinds, keyVectors, rows, ranks);
   }
 
-  /** Ranks the keys, sorts the rows by key and keeps one row per key (see the class comment). */
+  /**
+   * Ranks the keys and keeps one row per key (see the class comment), in key order: keys of one
+   * long in a range not much wider than the row count are placed by their value (a "perfect hash",
+   * one pass); other keys are sorted.
+   */
   void keep(List<KeyKind> kinds, KeyRanks[] ranks, KeySort sort) {
     keys.resolveRanks(kinds, ranks);
+    cells = new int[rows];
+    cellCount = 0;
+    long[] single = keys.singleWords();
+    if (single != null && rows > 0 && keepDense(single)) {
+      return;
+    }
     int[] order = new int[rows];
     Arrays.setAll(order, i -> i);
     sort.sort(keys, order, rows);
-    cells = new int[rows];
-    cellCount = 0;
+    long[] sorted = null;
+    if (single != null) {
+      sorted = new long[rows];
+      for (int i = 0; i < rows; i++) {
+        sorted[i] = single[order[i]];
+      }
+      cellWords = new long[rows];
+    }
     int start = 0;
     while (start < rows) {
       int end = start + 1;
-      while (end < rows && keys.compare(order[start], keys, order[end]) == 0) {
-        end++;
+      if (sorted != null) {
+        while (end < rows && sorted[end] == sorted[start]) {
+          end++;
+        }
+      } else {
+        while (end < rows && keys.compare(order[start], keys, order[end]) == 0) {
+          end++;
+        }
       }
+      int kept = -1;
       if (dataset.projected()) {
-        for (int i = start; i < end; i++) {
+        for (int i = start; i < end && kept < 0; i++) {
           if (passes[order[i]]) {
-            cells[cellCount++] = order[i];
-            break;
+            kept = order[i];
           }
         }
       } else if (passes[order[end - 1]]) {
-        cells[cellCount++] = order[end - 1];
+        kept = order[end - 1];
+      }
+      if (kept >= 0) {
+        if (sorted != null) {
+          cellWords[cellCount] = sorted[start];
+        }
+        cells[cellCount++] = kept;
       }
       start = end;
     }
+  }
+
+  /** Keeps one row per key by placing rows at their key's offset from the smallest; false if the range is too wide. */
+  private boolean keepDense(long[] words) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int row = 0; row < rows; row++) {
+      min = Math.min(min, words[row]);
+      max = Math.max(max, words[row]);
+    }
+    long range = max - min;
+    if (range < 0 || range >= 4L * rows + 1024) {
+      return false;
+    }
+    // row + 1 per key offset, 0 for none
+    int[] slots = new int[(int) range + 1];
+    boolean projected = dataset.projected();
+    for (int row = 0; row < rows; row++) {
+      int slot = (int) (words[row] - min);
+      if (!projected) {
+        slots[slot] = row + 1;
+      } else if (passes[row] && slots[slot] == 0) {
+        slots[slot] = row + 1;
+      }
+    }
+    cellWords = new long[rows];
+    for (int slot = 0; slot < slots.length; slot++) {
+      int row = slots[slot] - 1;
+      if (row >= 0 && passes[row]) {
+        cellWords[cellCount] = min + slot;
+        cells[cellCount++] = row;
+      }
+    }
+    return true;
   }
 
   /** The rows kept, in key order; valid up to {@link #cellCount()}. */
@@ -229,6 +293,14 @@ final class DatasetCells {
 
   int cellCount() {
     return cellCount;
+  }
+
+  /**
+   * When a key is one long ({@link CellKeys#singleWords}), the key of each kept row, in the order of
+   * {@link #cells()}; else null.
+   */
+  long[] cellWords() {
+    return cellWords;
   }
 
   /** The keys of all rows read (index them with {@link #cells()}). */

@@ -4,16 +4,16 @@ import java.util.Arrays;
 
 /**
  * A stable sort of rows by their {@link CellKeys}: a least-significant-digit radix sort, column by
- * column from the last, a byte per pass, skipping the bytes in which all keys agree (so keys of
- * a few million distinct values take three or four passes). Stable, so rows with equal keys keep
- * their order, which is the order they were written in; de-duplication relies on it.
+ * column from the last, over only the bits in which the keys differ (so a million keys of a
+ * dense range take two passes). Stable, so rows with equal keys keep their order, which is the
+ * order they were written in; de-duplication relies on it.
  */
 final class KeySort {
   private int[] rows;
   private int[] spareRows;
   private long[] words;
   private long[] spareWords;
-  private final int[] counts = new int[256];
+  private final int[] counts = new int[1 << 16];
 
   /** Sorts the first {@code count} entries of {@code rows} in place by the keys of those rows. */
   void sort(CellKeys keys, int[] rows, int count) {
@@ -38,44 +38,72 @@ final class KeySort {
     this.rows = null;
   }
 
+  /**
+   * Sorts by one array of longs: nothing to do when the rows are in order already; otherwise the
+   * keys are taken relative to their minimum, and only the bits in which they can differ are
+   * sorted, in as few passes as the row count makes worthwhile (a pass of 2^16 buckets pays only
+   * for many rows).
+   */
   private void sortBy(long[] values, int count) {
-    long varying = 0;
-    long base = count == 0 ? 0 : values[rows[0]];
+    if (count < 2) {
+      return;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    boolean sorted = true;
+    long previous = Long.MIN_VALUE;
     for (int i = 0; i < count; i++) {
       long value = values[rows[i]];
-      words[i] = value ^ Long.MIN_VALUE;
-      varying |= value ^ base;
+      words[i] = value;
+      sorted &= value >= previous;
+      previous = value;
+      min = Math.min(min, value);
+      max = Math.max(max, value);
     }
-    for (int shift = 0; shift < 64; shift += 8) {
-      if (((varying >>> shift) & 0xFF) != 0) {
-        pass(shift, count);
-      }
+    if (sorted) {
+      return;
+    }
+    // max - min is the range as an unsigned number, even when it exceeds Long.MAX_VALUE
+    int bits = 64 - Long.numberOfLeadingZeros(max - min);
+    for (int i = 0; i < count; i++) {
+      words[i] -= min;
+    }
+    int widest = count >= 1 << 16 ? 16 : count >= 1 << 12 ? 11 : 8;
+    int passes = (bits + widest - 1) / widest;
+    int digit = (bits + passes - 1) / passes;
+    for (int pass = 0; pass < passes; pass++) {
+      pass(pass * digit, digit, count);
     }
   }
 
-  private void pass(int shift, int count) {
-    Arrays.fill(counts, 0);
+  private void pass(int shift, int digit, int count) {
+    int buckets = 1 << digit;
+    int mask = buckets - 1;
+    int[] starts = counts;
+    long[] from = words;
+    int[] fromRows = rows;
+    long[] to = spareWords;
+    int[] toRows = spareRows;
+    Arrays.fill(starts, 0, buckets, 0);
     for (int i = 0; i < count; i++) {
-      counts[(int) (words[i] >>> shift) & 0xFF]++;
+      starts[(int) (from[i] >>> shift) & mask]++;
     }
     int sum = 0;
-    for (int b = 0; b < 256; b++) {
-      int n = counts[b];
-      counts[b] = sum;
+    for (int b = 0; b < buckets; b++) {
+      int n = starts[b];
+      starts[b] = sum;
       sum += n;
     }
     for (int i = 0; i < count; i++) {
-      long word = words[i];
-      int to = counts[(int) (word >>> shift) & 0xFF]++;
-      spareWords[to] = word;
-      spareRows[to] = rows[i];
+      long word = from[i];
+      int at = starts[(int) (word >>> shift) & mask]++;
+      to[at] = word;
+      toRows[at] = fromRows[i];
     }
-    long[] w = words;
-    words = spareWords;
-    spareWords = w;
-    int[] r = rows;
-    rows = spareRows;
-    spareRows = r;
+    words = to;
+    spareWords = from;
+    rows = toRows;
+    spareRows = fromRows;
   }
 
   private void nullsFirst(boolean[] nulls, int count) {

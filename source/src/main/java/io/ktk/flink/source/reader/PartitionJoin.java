@@ -192,6 +192,12 @@ final class PartitionJoin {
     CellKeys otherKeys = other.keys();
     int[] otherRows = other.cells();
     int otherCount = other.cellCount();
+    long[] seedWords = seedKeys.singleWords();
+    long[] otherWords = other.cellWords();
+    if (seedWords != null && otherWords != null) {
+      mergeSingleWords(seedWords, seedRows, count, otherWords, otherRows, otherCount, matched);
+      return;
+    }
     int j = 0;
     for (int i = 0; i < count; i++) {
       int row = seedRows[i];
@@ -200,6 +206,19 @@ final class PartitionJoin {
         j++;
       }
       matched[i] = j < otherCount && cmp == 0 ? otherRows[j] : -1;
+    }
+  }
+
+  /** {@link #merge} for keys of one long each; {@code otherCellWords} are the other's kept keys in order. */
+  private static void mergeSingleWords(long[] seedWords, int[] seedRows, int count, long[] otherCellWords,
+      int[] otherRows, int otherCount, int[] matched) {
+    int j = 0;
+    for (int i = 0; i < count; i++) {
+      long key = seedWords[seedRows[i]];
+      while (j < otherCount && otherCellWords[j] < key) {
+        j++;
+      }
+      matched[i] = j < otherCount && otherCellWords[j] == key ? otherRows[j] : -1;
     }
   }
 
