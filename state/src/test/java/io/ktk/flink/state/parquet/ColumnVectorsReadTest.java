@@ -390,6 +390,24 @@ class ColumnVectorsReadTest {
   }
 
   @Test
+  void binariesFromADictionaryPageAreOneArrayPerRowAsFromTheRowReader() throws IOException {
+    try (ParquetRowsReader reader = ParquetRowsReader.open(store, "py/dict-v1.parquet")) {
+      assertThat(chunk(reader.rowGroups().get(0), "few_bin").getEncodingStats().hasNonDictionaryEncodedPages())
+          .isFalse();
+      ColumnVector vector = reader.readColumns(0, List.of("few_bin")).get(0);
+      Set<Object> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
+      int values = 0;
+      for (int row = 0; row < vector.size(); row++) {
+        if (vector.get(row) != null) {
+          values++;
+          assertThat(arrays.add(vector.get(row))).as("row %d has an array of its own", row).isTrue();
+        }
+      }
+      assertThat(values).isGreaterThan(100);
+    }
+  }
+
+  @Test
   void anEmptyTableReadsAsVectorsOfNoRows() throws IOException {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "py/empty.parquet")) {
       List<String> columns = names(reader.arrowSchema());
@@ -439,6 +457,18 @@ class ColumnVectorsReadTest {
       List<Object> want = column(rows, c);
       for (int row = 0; row < count; row++) {
         assertThat(vector.isNull(row)).isEqualTo(want.get(row) == null);
+      }
+      boolean anyNull = want.contains(null);
+      if (vector instanceof LongVector longs) {
+        assertThat(longs.hasNulls()).as("%s group %d column %s has nulls", file, group, columns.get(c)).isEqualTo(anyNull);
+        for (int row = 0; row < count; row++) {
+          if (longs.isNull(row)) {
+            assertThat(longs.values()[row]).isZero();
+          }
+        }
+      }
+      if (vector instanceof DoubleVector doubles) {
+        assertThat(doubles.hasNulls()).as("%s group %d column %s has nulls", file, group, columns.get(c)).isEqualTo(anyNull);
       }
       assertThat(comparable(got)).as("%s group %d column %s of %s", file, group, columns.get(c), columns)
           .isEqualTo(comparable(want));
