@@ -1,7 +1,5 @@
 package io.ktk.flink.state.parquet;
 
-import static io.ktk.flink.state.parquet.TypeZoo.I64;
-import static io.ktk.flink.state.parquet.TypeZoo.UTF8;
 import static io.ktk.flink.state.parquet.TypeZoo.comparable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,15 +11,8 @@ import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -30,9 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.column.EncodingStats;
@@ -60,8 +48,7 @@ class ColumnVectorsReadTest {
   private static final List<String> PY_FILES =
       List.of("dict-v1", "dict-v2", "plain-v1", "plain-v2", "fallback", "encodings", "int96", "empty");
 
-  /** TypeZoo's columns and four more: strings and longs, of few distinct values and of all distinct ones. */
-  private static final Schema JAVA_SCHEMA = javaSchema();
+  private static final Schema JAVA_SCHEMA = RandomZooRows.schema();
 
   @TempDir static Path dir;
   private static LocalObjectStore store;
@@ -70,7 +57,7 @@ class ColumnVectorsReadTest {
   @BeforeAll
   static void writeFiles() throws IOException {
     store = new LocalObjectStore(dir);
-    javaRows = javaRows(new Random(SEED));
+    javaRows = RandomZooRows.rows(JAVA_SCHEMA, JAVA_ROWS, new Random(SEED));
     ParquetWriteOptions small = ParquetWriteOptions.defaults().withPageSizeBytes(1 << 10);
     writeJava("java-dict.parquet", small);
     writeJava("java-plain.parquet", small.withDictionaryEncoding(false));
@@ -104,7 +91,8 @@ class ColumnVectorsReadTest {
           special = [float("nan"), float("inf"), float("-inf"), -0.0, 0.0, 1.5]
           return col(lambda: rng.choice(special) if rng.random() < 0.1 else rng.uniform(-scale, scale))
       def decimals(precision, scale):
-          return pa.array(col(lambda: decimal.Decimal(rng.randint(-10**precision + 1, 10**precision - 1)).scaleb(-scale)),
+          bound = 10**precision - 1
+          return pa.array(col(lambda: decimal.Decimal(rng.randint(-bound, bound)).scaleb(-scale)),
                           pa.decimal128(precision, scale))
       def half():
           values = floats(6e4)
@@ -156,7 +144,8 @@ class ColumnVectorsReadTest {
           "req": pa.array(list(range(N)), pa.int64()),
       }
       table = pa.table(columns)
-      table = table.cast(table.schema.set(table.schema.get_field_index("req"), pa.field("req", pa.int64(), nullable=False)))
+      req = table.schema.get_field_index("req")
+      table = table.cast(table.schema.set(req, pa.field("req", pa.int64(), nullable=False)))
       small = dict(data_page_size=512, write_batch_size=64, row_group_size=1000)
       pq.write_table(table, f"{out}/dict-v1.parquet", use_dictionary=True, data_page_version="1.0",
                      store_decimal_as_integer=True, **small)
@@ -460,7 +449,8 @@ class ColumnVectorsReadTest {
       }
       boolean anyNull = want.contains(null);
       if (vector instanceof LongVector longs) {
-        assertThat(longs.hasNulls()).as("%s group %d column %s has nulls", file, group, columns.get(c)).isEqualTo(anyNull);
+        assertThat(longs.hasNulls()).as("%s group %d column %s has nulls", file, group, columns.get(c))
+            .isEqualTo(anyNull);
         for (int row = 0; row < count; row++) {
           if (longs.isNull(row)) {
             assertThat(longs.values()[row]).isZero();
@@ -468,7 +458,8 @@ class ColumnVectorsReadTest {
         }
       }
       if (vector instanceof DoubleVector doubles) {
-        assertThat(doubles.hasNulls()).as("%s group %d column %s has nulls", file, group, columns.get(c)).isEqualTo(anyNull);
+        assertThat(doubles.hasNulls()).as("%s group %d column %s has nulls", file, group, columns.get(c))
+            .isEqualTo(anyNull);
       }
       assertThat(comparable(got)).as("%s group %d column %s of %s", file, group, columns.get(c), columns)
           .isEqualTo(comparable(want));
@@ -513,105 +504,14 @@ class ColumnVectorsReadTest {
   private static String describe(ColumnChunkMetaData chunk) {
     EncodingStats stats = chunk.getEncodingStats();
     StringBuilder out = new StringBuilder(chunk.getEncodings() + " data pages");
-    stats.getDataEncodings().forEach(e -> out.append(' ').append(e).append('=').append(stats.getNumDataPagesEncodedAs(e)));
+    for (var encoding : stats.getDataEncodings()) {
+      out.append(' ').append(encoding).append('=').append(stats.getNumDataPagesEncodedAs(encoding));
+    }
     return out + ", " + chunk.getTotalSize() + " bytes, " + chunk.getValueCount() + " values";
   }
 
   private static int dataPages(ColumnChunkMetaData chunk) {
     EncodingStats stats = chunk.getEncodingStats();
     return stats.getDataEncodings().stream().mapToInt(stats::getNumDataPagesEncodedAs).sum();
-  }
-
-  // --- the Java file's rows ---
-
-  private static Schema javaSchema() {
-    List<Field> fields = new ArrayList<>(TypeZoo.SCHEMA.getFields());
-    fields.add(Field.nullable("dict_s", UTF8));
-    fields.add(Field.nullable("plain_s", UTF8));
-    fields.add(Field.nullable("dict_i", I64));
-    fields.add(Field.nullable("plain_i", I64));
-    return new Schema(fields);
-  }
-
-  private static List<List<Object>> javaRows(Random random) {
-    List<Field> fields = JAVA_SCHEMA.getFields();
-    List<List<Object>> rows = new ArrayList<>();
-    for (int i = 0; i < JAVA_ROWS; i++) {
-      List<Object> row = new ArrayList<>();
-      for (int c = 0; c < fields.size(); c++) {
-        Field field = fields.get(c);
-        boolean nullable = field.isNullable() && !(field.getType() instanceof ArrowType.Null);
-        row.add(nullable && random.nextInt(10) == 0 ? null : value(field, c, i, random));
-      }
-      rows.add(row);
-    }
-    return rows;
-  }
-
-  private static Object value(Field field, int column, int row, Random random) {
-    switch (field.getName()) {
-      case "dict_s":
-        return List.of("red", "green", "blue", "ünïcode").get(random.nextInt(4));
-      case "plain_s":
-        return "row-" + row + "-" + Long.toHexString(random.nextLong());
-      case "dict_i":
-        return (long) random.nextInt(5) - 2;
-      case "plain_i":
-        return random.nextLong();
-      default:
-        break;
-    }
-    ArrowType type = field.getType();
-    if (type instanceof ArrowType.Int integer) {
-      int bits = integer.getBitWidth();
-      if (bits == 64) {
-        return random.nextLong();
-      }
-      long value = random.nextLong() & ((1L << bits) - 1);
-      return integer.getIsSigned() ? value - (1L << (bits - 1)) : value;
-    }
-    if (type instanceof ArrowType.FloatingPoint floating) {
-      double value = random.nextInt(20) == 0
-          ? List.of(Double.NaN, -0.0, Double.POSITIVE_INFINITY).get(random.nextInt(3))
-          : (random.nextDouble() - 0.5) * 1e9;
-      return floating.getPrecision() == FloatingPointPrecision.SINGLE ? (double) (float) value : value;
-    }
-    if (type instanceof ArrowType.Bool) {
-      return random.nextBoolean();
-    }
-    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
-      return "s" + random.nextInt(40);
-    }
-    if (type instanceof ArrowType.Binary) {
-      byte[] bytes = new byte[random.nextInt(7)];
-      random.nextBytes(bytes);
-      return bytes;
-    }
-    if (type instanceof ArrowType.FixedSizeBinary fixed) {
-      byte[] bytes = new byte[fixed.getByteWidth()];
-      random.nextBytes(bytes);
-      return bytes;
-    }
-    if (type instanceof ArrowType.Date) {
-      return LocalDate.ofEpochDay(random.nextInt(3_000_000) - 700_000);
-    }
-    if (type instanceof ArrowType.Time) {
-      return LocalTime.ofNanoOfDay((long) random.nextInt(86_400_000) * 1_000_000 + random.nextInt(1_000) * 1_000);
-    }
-    if (type instanceof ArrowType.Timestamp timestamp) {
-      long seconds = random.nextLong(-4_000_000_000L, 7_000_000_000L);
-      int nanos = random.nextInt(1_000_000_000);
-      nanos -= nanos % (timestamp.getUnit() == TimeUnit.MILLISECOND ? 1_000_000
-          : timestamp.getUnit() == TimeUnit.MICROSECOND ? 1_000 : 1);
-      return timestamp.getTimezone() == null
-          ? LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC)
-          : Instant.ofEpochSecond(seconds, nanos);
-    }
-    if (type instanceof ArrowType.Decimal decimal) {
-      BigInteger unscaled = new BigInteger(130, random).mod(BigInteger.TEN.pow(decimal.getPrecision()));
-      return new BigDecimal(random.nextBoolean() ? unscaled.negate() : unscaled, decimal.getScale());
-    }
-    // lists, structs and the null column: one of TypeZoo's rows' values
-    return TypeZoo.ROWS.get(random.nextInt(TypeZoo.ROWS.size())).get(column);
   }
 }

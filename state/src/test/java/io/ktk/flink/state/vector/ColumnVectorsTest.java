@@ -161,7 +161,9 @@ class ColumnVectorsTest {
 
       assertThat(values(longs)).isEqualTo(expectedLongs);
       assertThat(values(objects)).isEqualTo(expectedObjects);
-      assertThat(values(doubles)).isEqualTo(expectedLongs.stream().map(v -> v == null ? null : (double) (long) v).toList());
+      List<Object> expectedDoubles = new ArrayList<>();
+      expectedLongs.forEach(v -> expectedDoubles.add(v == null ? null : (double) (long) v));
+      assertThat(values(doubles)).isEqualTo(expectedDoubles);
       assertThat(values(moreLongs)).isEqualTo(concat(expectedLongs, expectedLongs));
       assertThat(values(moreObjects)).isEqualTo(concat(expectedObjects, expectedObjects));
       assertThat(values(moreDoubles)).isEqualTo(values(doubles));
