@@ -8,6 +8,7 @@ import io.ktk.flink.state.vector.ObjectVector;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.LongFunction;
+import org.apache.arrow.memory.util.Float16;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -16,9 +17,10 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * parquet-column converters that append the values of one flat column to a {@link ColumnVector}:
- * integers, dates, times, timestamps and small decimals as longs, floats as doubles, the rest as
- * the typed values {@link RowConverters} makes. A dictionary page is decoded once, so rows that
- * refer to its entries share one decoded value (one {@code String} per distinct string).
+ * integers, dates, times, timestamps and small decimals as longs, floats (of 16, 32 and 64 bits) as
+ * doubles, the rest as the typed values {@link RowConverters} makes. A dictionary page is decoded
+ * once, so rows that refer to its entries share one decoded value (one {@code String} per distinct
+ * string).
  */
 final class VectorConverters {
   private VectorConverters() {}
@@ -52,13 +54,17 @@ final class VectorConverters {
         return new Objects(rows, null, RowConverters.int64(annotation, path, type), null);
       }
       case FLOAT:
-        return new Doubles(new DoubleVector(rows), true);
       case DOUBLE:
-        return new Doubles(new DoubleVector(rows), false);
+        return new Doubles(new DoubleVector(rows), type.getPrimitiveTypeName());
       case BOOLEAN:
         return new Objects(rows, null, null, null);
       case INT96:
         return new Objects(rows, null, null, RowConverters::int96);
+      case FIXED_LEN_BYTE_ARRAY:
+        if (annotation instanceof LogicalTypeAnnotation.Float16LogicalTypeAnnotation) {
+          return new Doubles(new DoubleVector(rows), PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY);
+        }
+        return new Objects(rows, null, null, RowConverters.binary(annotation, type));
       default:
         return new Objects(rows, null, null, RowConverters.binary(annotation, type));
     }
@@ -155,15 +161,15 @@ final class VectorConverters {
     }
   }
 
-  /** Doubles from FLOAT or DOUBLE values. */
+  /** Doubles from FLOAT, DOUBLE or FLOAT16 (2-byte FIXED_LEN_BYTE_ARRAY) values, all widened exactly. */
   private static final class Doubles extends Filler {
     private final DoubleVector vector;
-    private final boolean floats;
+    private final PrimitiveType.PrimitiveTypeName physical;
     private double[] dictionary;
 
-    Doubles(DoubleVector vector, boolean floats) {
+    Doubles(DoubleVector vector, PrimitiveType.PrimitiveTypeName physical) {
       this.vector = vector;
-      this.floats = floats;
+      this.physical = physical;
     }
 
     @Override
@@ -182,6 +188,11 @@ final class VectorConverters {
     }
 
     @Override
+    public void addBinary(Binary value) {
+      vector.append(half(value));
+    }
+
+    @Override
     public boolean hasDictionarySupport() {
       return true;
     }
@@ -190,7 +201,11 @@ final class VectorConverters {
     public void setDictionary(Dictionary pageDictionary) {
       dictionary = new double[pageDictionary.getMaxId() + 1];
       for (int id = 0; id < dictionary.length; id++) {
-        dictionary[id] = floats ? pageDictionary.decodeToFloat(id) : pageDictionary.decodeToDouble(id);
+        dictionary[id] = switch (physical) {
+          case FLOAT -> pageDictionary.decodeToFloat(id);
+          case DOUBLE -> pageDictionary.decodeToDouble(id);
+          default -> half(pageDictionary.decodeToBinary(id));
+        };
       }
     }
 
@@ -198,6 +213,10 @@ final class VectorConverters {
     public void addValueFromDictionary(int dictionaryId) {
       vector.append(dictionary[dictionaryId]);
     }
+  }
+
+  private static double half(Binary value) {
+    return Float16.toFloat(value.get2BytesLittleEndian());
   }
 
   /**

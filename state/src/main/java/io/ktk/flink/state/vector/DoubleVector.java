@@ -2,7 +2,7 @@ package io.ktk.flink.state.vector;
 
 import java.util.Arrays;
 
-/** A column of float or double values, as doubles (float values are widened exactly). */
+/** A column of float16, float or double values, as doubles (narrower values are widened exactly). */
 public final class DoubleVector implements ColumnVector {
   private double[] values;
   private boolean[] nulls;
