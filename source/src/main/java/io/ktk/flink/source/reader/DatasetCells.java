@@ -176,6 +176,11 @@ final class DatasetCells {
     for (int c = 0; c < positions.length; c++) {
       TypedCondition condition = conditions.get(c);
       ColumnVector vector = byColumn[positions[c]];
+      OrderedCondition ordered = vector == null ? null : OrderedCondition.of(condition, vector);
+      if (ordered != null) {
+        ordered.apply(vector, count, passes, rows);
+        continue;
+      }
       for (int row = 0; row < count; row++) {
         if (passes[rows + row]) {
           passes[rows + row] = vector != null && condition.test(vector.get(row));

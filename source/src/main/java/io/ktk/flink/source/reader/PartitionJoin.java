@@ -101,10 +101,12 @@ final class PartitionJoin {
     // joined[d][i]: the row of dataset d joined to the i-th result row (-1: none)
     int[][] joined = new int[cells.size()][];
     joined[0] = Arrays.copyOf(seed.cells(), count);
+    // the seed's key per result row, when it is one long: merges then read both sides in order
+    long[] seedWords = seed.cellWords() == null ? null : Arrays.copyOf(seed.cellWords(), count);
     for (int d = 1; d < cells.size(); d++) {
-      joined[d] = match(seed, joined[0], count, d, cells.get(d));
+      joined[d] = match(seed, joined[0], seedWords, count, d, cells.get(d));
       if (query.datasets().get(d).role() != DatasetRole.ENRICHMENT) {
-        count = keepMatched(joined, d, count);
+        count = keepMatched(joined, seedWords, d, count);
       }
     }
     List<ColumnVector> columns = new ArrayList<>(sources.length);
@@ -155,10 +157,15 @@ final class PartitionJoin {
    * For each of the {@code count} seed rows, the kept row of {@code other} (dataset {@code d}) with
    * its key, or -1.
    */
-  private int[] match(DatasetCells seed, int[] seedRows, int count, int d, DatasetCells other) {
+  private int[] match(DatasetCells seed, int[] seedRows, long[] seedWords, int count, int d, DatasetCells other) {
     int[] positions = seedKeyPositions.get(d);
     CellKeys seedKeys = seed.keys().select(positions);
     int[] matched = new int[count];
+    if (seedWords != null && other.cellWords() != null && positions.length == 1) {
+      // one key column, the seed's only one: both sides' keys are in order already
+      mergeWords(seedWords, count, other.cellWords(), other.cells(), other.cellCount(), matched);
+      return matched;
+    }
     if (isPrefix(positions)) {
       merge(seedKeys, seedRows, count, other, matched);
       return matched;
@@ -222,13 +229,30 @@ final class PartitionJoin {
     }
   }
 
-  /** Keeps the result rows that dataset {@code d} matched, in all join arrays; returns the new count. */
-  private static int keepMatched(int[][] joined, int d, int count) {
-    int kept = 0;
+  /** Merges the seed's keys (in order) with the other's kept keys (in order, unique). */
+  private static void mergeWords(long[] seedWords, int count, long[] otherWords, int[] otherRows, int otherCount,
+      int[] matched) {
+    int j = 0;
     for (int i = 0; i < count; i++) {
-      if (joined[d][i] >= 0) {
+      long key = seedWords[i];
+      while (j < otherCount && otherWords[j] < key) {
+        j++;
+      }
+      matched[i] = j < otherCount && otherWords[j] == key ? otherRows[j] : -1;
+    }
+  }
+
+  /** Keeps the result rows that dataset {@code d} matched, in all join arrays; returns the new count. */
+  private static int keepMatched(int[][] joined, long[] seedWords, int d, int count) {
+    int kept = 0;
+    int[] matched = joined[d];
+    for (int i = 0; i < count; i++) {
+      if (matched[i] >= 0) {
         for (int e = 0; e <= d; e++) {
           joined[e][kept] = joined[e][i];
+        }
+        if (seedWords != null) {
+          seedWords[kept] = seedWords[i];
         }
         kept++;
       }

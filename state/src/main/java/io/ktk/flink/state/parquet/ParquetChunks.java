@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -147,17 +148,20 @@ final class ParquetChunks {
         PageHeader header = Util.readPageHeader(stream);
         int compressedSize = header.getCompressed_page_size();
         int uncompressedSize = header.getUncompressed_page_size();
-        byte[] page = stream.readNBytes(compressedSize);
-        if (page.length != compressedSize) {
-          throw new CorruptDatasetException(
-              "Cannot read " + where + ": a page of " + compressedSize + " bytes ends after " + page.length);
+        // pages are slices of the chunk's bytes, not copies
+        int start = bytes.length - stream.available();
+        if (compressedSize < 0 || compressedSize > stream.available()) {
+          throw new CorruptDatasetException("Cannot read " + where + ": a page of " + compressedSize
+              + " bytes ends after " + stream.available());
         }
+        stream.skip(compressedSize);
+        BytesInput page = BytesInput.from(bytes, start, compressedSize);
         switch (header.getType()) {
           case DICTIONARY_PAGE:
             DictionaryPageHeader dictionaryHeader = header.getDictionary_page_header();
             dictionary =
                 new DictionaryPage(
-                    decompressor.decompress(BytesInput.from(page), uncompressedSize),
+                    decompressor.decompress(page, uncompressedSize),
                     dictionaryHeader.getNum_values(),
                     CONVERTER.getEncoding(dictionaryHeader.getEncoding()));
             break;
@@ -165,7 +169,7 @@ final class ParquetChunks {
             DataPageHeader v1 = header.getData_page_header();
             pages.add(
                 new DataPageV1(
-                    decompressor.decompress(BytesInput.from(page), uncompressedSize),
+                    decompressor.decompress(page, uncompressedSize),
                     v1.getNum_values(),
                     uncompressedSize,
                     noStatistics,
@@ -177,7 +181,7 @@ final class ParquetChunks {
           case DATA_PAGE_V2:
             DataPageHeaderV2 v2 = header.getData_page_header_v2();
             int levels = v2.getRepetition_levels_byte_length() + v2.getDefinition_levels_byte_length();
-            BytesInput data = BytesInput.from(page, levels, compressedSize - levels);
+            BytesInput data = BytesInput.from(bytes, start + levels, compressedSize - levels);
             if (v2.isIs_compressed()) {
               data = decompressor.decompress(data, uncompressedSize - levels);
             }
@@ -186,8 +190,9 @@ final class ParquetChunks {
                     v2.getNum_rows(),
                     v2.getNum_nulls(),
                     v2.getNum_values(),
-                    BytesInput.from(page, 0, v2.getRepetition_levels_byte_length()),
-                    BytesInput.from(page, v2.getRepetition_levels_byte_length(), v2.getDefinition_levels_byte_length()),
+                    BytesInput.from(bytes, start, v2.getRepetition_levels_byte_length()),
+                    BytesInput.from(bytes, start + v2.getRepetition_levels_byte_length(),
+                        v2.getDefinition_levels_byte_length()),
                     CONVERTER.getEncoding(v2.getEncoding()),
                     data,
                     noStatistics));
@@ -213,7 +218,8 @@ final class ParquetChunks {
     return new ChunkPages(dictionary, pages, chunk.getValueCount());
   }
 
-  private static final class ChunkPages implements PageReader {
+  /** The pages of a column chunk, all read; consumed by {@link #readPage} or looked at through {@link #pages}. */
+  static final class ChunkPages implements PageReader {
     private final DictionaryPage dictionary;
     private final Deque<DataPage> pages;
     private final long valueCount;
@@ -237,6 +243,11 @@ final class ParquetChunks {
     @Override
     public DataPage readPage() {
       return pages.poll();
+    }
+
+    /** The data pages not read yet, in order. */
+    List<DataPage> pages() {
+      return List.copyOf(pages);
     }
   }
 }

@@ -308,8 +308,14 @@ public final class ParquetRowsReader implements AutoCloseable {
           new ColumnReadStoreImpl(pages, root, requested, footer.getFileMetaData().getCreatedBy());
       for (int i = 0; i < fillers.length; i++) {
         ColumnDescriptor descriptor = requested.getColumns().get(i);
-        ColumnReader reader = store.getColumnReader(descriptor);
         ColumnVector vector = fillers[i].vector();
+        vectors[columns.indexOf(requested.getType(i).getName())] = vector;
+        if (pages.getPageReader(descriptor) instanceof ParquetChunks.ChunkPages chunk
+            && FlatPageDecoder.canDecode(descriptor, chunk)) {
+          FlatPageDecoder.decode(descriptor, chunk, fillers[i], count);
+          continue;
+        }
+        ColumnReader reader = store.getColumnReader(descriptor);
         int defined = descriptor.getMaxDefinitionLevel();
         for (int row = 0; row < count; row++) {
           if (reader.getCurrentDefinitionLevel() == defined) {
@@ -319,7 +325,6 @@ public final class ParquetRowsReader implements AutoCloseable {
           }
           reader.consume();
         }
-        vectors[columns.indexOf(requested.getType(i).getName())] = vector;
       }
     } catch (EOFException e) {
       throw corrupt(name, e);

@@ -1,0 +1,176 @@
+package io.ktk.flink.state.parquet;
+
+import io.ktk.flink.state.CorruptDatasetException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * Decodes the pages of a flat column chunk (a top-level primitive, required or optional) into a
+ * {@link VectorConverters.Filler} page by page rather than value by value: definition levels and
+ * dictionary ids are decoded in bulk ({@link HybridDecoder}), plain values read straight from the
+ * page bytes. It handles what writers produce by default (plain and dictionary values, RLE
+ * levels, data pages v1 and v2); {@link #canDecode} says when a chunk uses something else, which
+ * parquet-column's column reader then decodes.
+ */
+final class FlatPageDecoder {
+  private FlatPageDecoder() {}
+
+  /** Whether every page of {@code chunk} uses encodings this decoder reads. */
+  static boolean canDecode(ColumnDescriptor column, ParquetChunks.ChunkPages chunk) {
+    if (column.getMaxRepetitionLevel() != 0 || column.getMaxDefinitionLevel() > 1) {
+      return false;
+    }
+    for (DataPage page : chunk.pages()) {
+      Encoding values;
+      if (page instanceof DataPageV1 v1) {
+        if (column.getMaxDefinitionLevel() > 0 && v1.getDlEncoding() != Encoding.RLE) {
+          return false;
+        }
+        values = v1.getValueEncoding();
+      } else if (page instanceof DataPageV2 v2) {
+        values = v2.getDataEncoding();
+      } else {
+        return false;
+      }
+      boolean dictionary = values == Encoding.PLAIN_DICTIONARY || values == Encoding.RLE_DICTIONARY;
+      if (!(values == Encoding.PLAIN || dictionary && chunk.readDictionaryPage() != null)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Decodes the {@code rows} values of the chunk into {@code filler}; requires {@link #canDecode}. */
+  static void decode(ColumnDescriptor column, ParquetChunks.ChunkPages chunk, VectorConverters.Filler filler, int rows)
+      throws IOException {
+    DictionaryPage dictionaryPage = chunk.readDictionaryPage();
+    if (dictionaryPage != null) {
+      Dictionary dictionary = dictionaryPage.getEncoding().initDictionary(column, dictionaryPage);
+      filler.setDictionary(dictionary);
+    }
+    boolean optional = column.getMaxDefinitionLevel() > 0;
+    int[] levels = new int[0];
+    int[] ids = new int[0];
+    int decoded = 0;
+    List<DataPage> pages = chunk.pages();
+    for (DataPage page : pages) {
+      int count = page.getValueCount();
+      levels = optional ? grow(levels, count) : levels;
+      byte[] data;
+      int from;
+      Encoding encoding;
+      if (page instanceof DataPageV1 v1) {
+        data = v1.getBytes().toByteArray();
+        from = 0;
+        if (optional) {
+          int length = ByteBuffer.wrap(data, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+          HybridDecoder.decode(data, 4, 4 + length, 1, count, levels);
+          from = 4 + length;
+        }
+        encoding = v1.getValueEncoding();
+      } else {
+        DataPageV2 v2 = (DataPageV2) page;
+        if (optional) {
+          byte[] levelBytes = v2.getDefinitionLevels().toByteArray();
+          HybridDecoder.decode(levelBytes, 0, levelBytes.length, 1, count, levels);
+        }
+        data = v2.getData().toByteArray();
+        from = 0;
+        encoding = v2.getDataEncoding();
+      }
+      int present = count;
+      if (optional) {
+        present = 0;
+        for (int i = 0; i < count; i++) {
+          present += levels[i];
+        }
+      }
+      if (encoding == Encoding.PLAIN) {
+        plain(column.getPrimitiveType(), data, from, count, optional ? levels : null, filler);
+      } else {
+        ids = grow(ids, present);
+        if (present > 0) {
+          HybridDecoder.decode(data, from + 1, data.length, data[from], present, ids);
+        }
+        int id = 0;
+        for (int i = 0; i < count; i++) {
+          if (optional && levels[i] == 0) {
+            filler.vector().appendNull();
+          } else {
+            filler.addValueFromDictionary(ids[id++]);
+          }
+        }
+      }
+      decoded += count;
+    }
+    if (decoded != rows) {
+      throw new CorruptDatasetException("column chunk " + column + " has " + decoded + " values in its pages, not " + rows);
+    }
+  }
+
+  private static void plain(PrimitiveType type, byte[] data, int from, int count, int[] levels,
+      VectorConverters.Filler filler) {
+    ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+    int pos = from;
+    int bit = 0;
+    for (int i = 0; i < count; i++) {
+      if (levels != null && levels[i] == 0) {
+        filler.vector().appendNull();
+        continue;
+      }
+      switch (type.getPrimitiveTypeName()) {
+        case INT64 -> {
+          filler.addLong(buffer.getLong(pos));
+          pos += 8;
+        }
+        case INT32 -> {
+          filler.addInt(buffer.getInt(pos));
+          pos += 4;
+        }
+        case DOUBLE -> {
+          filler.addDouble(buffer.getDouble(pos));
+          pos += 8;
+        }
+        case FLOAT -> {
+          filler.addFloat(buffer.getFloat(pos));
+          pos += 4;
+        }
+        case BOOLEAN -> {
+          filler.addBoolean(((data[from + (bit >>> 3)] >>> (bit & 7)) & 1) != 0);
+          bit++;
+        }
+        case BINARY -> {
+          int length = buffer.getInt(pos);
+          filler.addBinary(Binary.fromConstantByteArray(data, pos + 4, length));
+          pos += 4 + length;
+        }
+        case FIXED_LEN_BYTE_ARRAY -> {
+          int length = type.getTypeLength();
+          filler.addBinary(Binary.fromConstantByteArray(data, pos, length));
+          pos += length;
+        }
+        case INT96 -> {
+          filler.addBinary(Binary.fromConstantByteArray(data, pos, 12));
+          pos += 12;
+        }
+        default -> throw new IllegalStateException("Unexpected type " + type);
+      }
+    }
+  }
+
+  private static int[] grow(int[] array, int count) {
+    int needed = (count + 7) & ~7;
+    return array.length >= needed ? array : new int[needed];
+  }
+}
