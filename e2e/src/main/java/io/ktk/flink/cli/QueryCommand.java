@@ -1,15 +1,16 @@
 package io.ktk.flink.cli;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
-import io.ktk.flink.source.planner.GroupPartition;
-import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.reader.CubeReader;
+import io.ktk.flink.source.reader.ResultBatch;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -125,7 +126,8 @@ final class QueryCommand extends StoreCommand {
     }
     CubeQuery query = builder.build();
     QueryPlan plan = CubeSnapshot.latest(store, cube).plan(query);
-    CubeReader reader = new CubeReader(store, plan);
+    // partitions are read ahead on all cores; the rows still come in the plan's order
+    CubeReader reader = new CubeReader(store, plan, true, Runtime.getRuntime().availableProcessors());
     List<Field> output = reader.schema().getFields();
 
     PrintWriter out = out();
@@ -133,20 +135,22 @@ final class QueryCommand extends StoreCommand {
     long partitions = plan.groups().stream().mapToLong(group -> group.partitions().size()).sum();
     long left = limit == null ? Long.MAX_VALUE : limit;
     try (Progress progress = progress("reading partitions", partitions)) {
+      Iterator<ResultBatch> batches = reader.batches();
       read:
-      for (QueryGroup group : plan.groups()) {
-        for (GroupPartition partition : group.partitions()) {
-          for (List<Object> row : reader.read(group, partition)) {
-            if (left-- <= 0) {
-              break read;
-            }
-            if (!sink.write(row.toArray())) {
-              break read; // the reader of stdout went away: stop quietly
-            }
+      while (batches.hasNext()) {
+        ResultBatch batch = batches.next();
+        for (int row = 0; row < batch.rowCount(); row++) {
+          if (left-- <= 0) {
+            break read;
           }
-          progress.step();
+          if (!sink.write(batch.row(row).toArray())) {
+            break read; // the reader of stdout went away: stop quietly
+          }
         }
+        progress.step();
       }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
     sink.finish(out);
     return Ktk.OK;

@@ -19,7 +19,7 @@ import java.util.List;
  * ({@link KeySort}), de-duplication and joins all work on these arrays, never on boxed values.
  */
 final class CellKeys {
-  /** One key column: its longs and, when any row is null, which. */
+  /** One key column: its longs (at least one per row) and, when any row is null, which. */
   record Column(long[] first, long[] second, boolean[] nulls) {}
 
   private final Column[] columns;
@@ -111,6 +111,11 @@ final class CellKeys {
   }
 
   private static Column column(KeyKind kind, ColumnVector vector, int rows, KeyRanks ranks) {
+    if (vector instanceof LongVector longs && !longs.hasNulls() && kind != KeyKind.TIMESTAMP && kind != KeyKind.UNSIGNED
+        && fast(kind, longs.type())) {
+      // the vector's longs are the keys as they are: share them (keys are never written)
+      return new Column(longs.values(), null, null);
+    }
     long[] first = new long[rows];
     long[] second = kind == KeyKind.TIMESTAMP ? new long[rows] : null;
     boolean[] nulls = null;

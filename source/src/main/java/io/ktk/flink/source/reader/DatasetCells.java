@@ -48,6 +48,9 @@ final class DatasetCells {
   private int[] cells;
   private int cellCount;
   private long[] cellWords;
+  /** Dense placement: the kept row + 1 (or 0) by key offset from {@link #slotsMin}. */
+  private int[] slots;
+  private long slotsMin;
 
   DatasetCells(DatasetRead dataset) {
     this.dataset = dataset;
@@ -63,6 +66,12 @@ final class DatasetCells {
    */
   void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions, boolean prune,
       RowGroupCounters counters) throws IOException {
+    long expected = files.stream().mapToLong(PlannedFile::rows).sum();
+    if (expected > 0 && expected < Integer.MAX_VALUE) {
+      // room for all rows at once: columns are not regrown file by file
+      Arrays.stream(columns).forEach(column -> column.expect((int) expected));
+      passes = Arrays.copyOf(passes, Math.max(passes.length, (int) expected));
+    }
     List<String> names = dataset.readColumnNames();
     int[] conditionPositions = conditions.stream().mapToInt(c -> names.indexOf(c.columnName())).toArray();
     for (PlannedFile file : files) {
@@ -208,12 +217,12 @@ final class DatasetCells {
    */
   void keep(List<KeyKind> kinds, KeyRanks[] ranks, KeySort sort) {
     keys.resolveRanks(kinds, ranks);
-    cells = new int[rows];
-    cellCount = 0;
     long[] single = keys.singleWords();
     if (single != null && rows > 0 && keepDense(single)) {
       return;
     }
+    cells = new int[rows];
+    cellCount = 0;
     int[] order = new int[rows];
     Arrays.setAll(order, i -> i);
     sort.sort(keys, order, rows);
@@ -257,7 +266,11 @@ final class DatasetCells {
     }
   }
 
-  /** Keeps one row per key by placing rows at their key's offset from the smallest; false if the range is too wide. */
+  /**
+   * Keeps one row per key by placing rows at their key's offset from the smallest key; false if
+   * the range is too wide. A slot holds the kept row + 1, or 0: no cell, or one whose last row
+   * failed (non-projected), or none of whose rows passed (projected).
+   */
   private boolean keepDense(long[] words) {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -269,34 +282,60 @@ final class DatasetCells {
     if (range < 0 || range >= 4L * rows + 1024) {
       return false;
     }
-    // row + 1 per key offset, 0 for none
-    int[] slots = new int[(int) range + 1];
-    boolean projected = dataset.projected();
-    for (int row = 0; row < rows; row++) {
-      int slot = (int) (words[row] - min);
-      if (!projected) {
-        slots[slot] = row + 1;
-      } else if (passes[row] && slots[slot] == 0) {
-        slots[slot] = row + 1;
+    int[] placed = new int[(int) range + 1];
+    if (dataset.projected()) {
+      for (int row = 0; row < rows; row++) {
+        int slot = (int) (words[row] - min);
+        if (passes[row] && placed[slot] == 0) {
+          placed[slot] = row + 1;
+        }
+      }
+    } else {
+      for (int row = 0; row < rows; row++) {
+        placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
       }
     }
+    slots = placed;
+    slotsMin = min;
+    cells = null;
+    return true;
+  }
+
+  /** Whether the kept rows are placed by key ({@link #lookup} works). */
+  boolean dense() {
+    return slots != null;
+  }
+
+  /** For {@link #dense} cells: the kept row whose key is the single long {@code word}, or -1. */
+  int lookup(long word) {
+    long slot = word - slotsMin;
+    return slot >= 0 && slot < slots.length ? slots[(int) slot] - 1 : -1;
+  }
+
+  /** Lists the placed rows in key order (once, when asked for). */
+  private void listDense() {
+    cells = new int[rows];
     cellWords = new long[rows];
+    cellCount = 0;
     for (int slot = 0; slot < slots.length; slot++) {
       int row = slots[slot] - 1;
-      if (row >= 0 && passes[row]) {
-        cellWords[cellCount] = min + slot;
+      if (row >= 0) {
+        cellWords[cellCount] = slotsMin + slot;
         cells[cellCount++] = row;
       }
     }
-    return true;
   }
 
   /** The rows kept, in key order; valid up to {@link #cellCount()}. */
   int[] cells() {
+    if (cells == null) {
+      listDense();
+    }
     return cells;
   }
 
   int cellCount() {
+    cells();
     return cellCount;
   }
 
@@ -305,6 +344,7 @@ final class DatasetCells {
    * {@link #cells()}; else null.
    */
   long[] cellWords() {
+    cells();
     return cellWords;
   }
 
@@ -326,6 +366,11 @@ final class DatasetCells {
   private static final class Column {
     private ColumnVector vector;
     private int leadingNulls;
+    private int expected;
+
+    void expect(int rows) {
+      expected = rows;
+    }
 
     void append(ColumnVector chunk, int count) {
       if (chunk == null) {
@@ -338,12 +383,12 @@ final class DatasetCells {
         }
         return;
       }
-      if (vector == null && leadingNulls == 0) {
+      if (vector == null && leadingNulls == 0 && count >= expected) {
         vector = chunk;
         return;
       }
       if (vector == null) {
-        vector = chunk.emptyCopy(leadingNulls + count);
+        vector = chunk.emptyCopy(Math.max(leadingNulls + count, expected));
         for (int i = 0; i < leadingNulls; i++) {
           vector.appendNull();
         }

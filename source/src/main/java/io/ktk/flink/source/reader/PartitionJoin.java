@@ -100,9 +100,10 @@ final class PartitionJoin {
     int count = seed.cellCount();
     // joined[d][i]: the row of dataset d joined to the i-th result row (-1: none)
     int[][] joined = new int[cells.size()][];
-    joined[0] = Arrays.copyOf(seed.cells(), count);
+    // the seed's cells are compacted in place by inner joins (the cells serve this batch only)
+    joined[0] = seed.cells();
     // the seed's key per result row, when it is one long: merges then read both sides in order
-    long[] seedWords = seed.cellWords() == null ? null : Arrays.copyOf(seed.cellWords(), count);
+    long[] seedWords = seed.cellWords();
     for (int d = 1; d < cells.size(); d++) {
       joined[d] = match(seed, joined[0], seedWords, count, d, cells.get(d));
       if (query.datasets().get(d).role() != DatasetRole.ENRICHMENT) {
@@ -161,6 +162,15 @@ final class PartitionJoin {
     int[] positions = seedKeyPositions.get(d);
     CellKeys seedKeys = seed.keys().select(positions);
     int[] matched = new int[count];
+    long[] seedRowWords = seedKeys.singleWords();
+    if (other.dense() && seedRowWords != null) {
+      // the other's rows are placed by key: look each seed key up (in order when it is the seed's whole key)
+      boolean inOrder = seedWords != null && positions.length == 1;
+      for (int i = 0; i < count; i++) {
+        matched[i] = other.lookup(inOrder ? seedWords[i] : seedRowWords[seedRows[i]]);
+      }
+      return matched;
+    }
     if (seedWords != null && other.cellWords() != null && positions.length == 1) {
       // one key column, the seed's only one: both sides' keys are in order already
       mergeWords(seedWords, count, other.cellWords(), other.cells(), other.cellCount(), matched);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
@@ -67,26 +68,23 @@ final class FlatPageDecoder {
     for (DataPage page : pages) {
       int count = page.getValueCount();
       levels = optional ? grow(levels, count) : levels;
-      byte[] data;
-      int from;
+      Slice data;
       Encoding encoding;
       if (page instanceof DataPageV1 v1) {
-        data = v1.getBytes().toByteArray();
-        from = 0;
+        data = Slice.of(v1.getBytes());
         if (optional) {
-          int length = ByteBuffer.wrap(data, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-          HybridDecoder.decode(data, 4, 4 + length, 1, count, levels);
-          from = 4 + length;
+          int length = ByteBuffer.wrap(data.bytes, data.from, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+          HybridDecoder.decode(data.bytes, data.from + 4, data.from + 4 + length, 1, count, levels);
+          data = new Slice(data.bytes, data.from + 4 + length, data.to);
         }
         encoding = v1.getValueEncoding();
       } else {
         DataPageV2 v2 = (DataPageV2) page;
         if (optional) {
-          byte[] levelBytes = v2.getDefinitionLevels().toByteArray();
-          HybridDecoder.decode(levelBytes, 0, levelBytes.length, 1, count, levels);
+          Slice levelBytes = Slice.of(v2.getDefinitionLevels());
+          HybridDecoder.decode(levelBytes.bytes, levelBytes.from, levelBytes.to, 1, count, levels);
         }
-        data = v2.getData().toByteArray();
-        from = 0;
+        data = Slice.of(v2.getData());
         encoding = v2.getDataEncoding();
       }
       int present = count;
@@ -97,11 +95,13 @@ final class FlatPageDecoder {
         }
       }
       if (encoding == Encoding.PLAIN) {
-        plain(column.getPrimitiveType(), data, from, count, optional ? levels : null, filler);
+        if (present < count || !filler.appendPlain(data.bytes, data.from, count)) {
+          plain(column.getPrimitiveType(), data.bytes, data.from, count, optional ? levels : null, filler);
+        }
       } else {
         ids = grow(ids, present);
         if (present > 0) {
-          HybridDecoder.decode(data, from + 1, data.length, data[from], present, ids);
+          HybridDecoder.decode(data.bytes, data.from + 1, data.to, data.bytes[data.from], present, ids);
         }
         int id = 0;
         for (int i = 0; i < count; i++) {
@@ -166,6 +166,19 @@ final class FlatPageDecoder {
         }
         default -> throw new IllegalStateException("Unexpected type " + type);
       }
+    }
+  }
+
+  /** Bytes {@code [from, to)} of an array: a page's bytes without copying them out of the chunk. */
+  private record Slice(byte[] bytes, int from, int to) {
+    static Slice of(BytesInput input) throws IOException {
+      ByteBuffer buffer = input.toByteBuffer();
+      if (buffer.hasArray()) {
+        int from = buffer.arrayOffset() + buffer.position();
+        return new Slice(buffer.array(), from, from + buffer.remaining());
+      }
+      byte[] copy = input.toByteArray();
+      return new Slice(copy, 0, copy.length);
     }
   }
 

@@ -134,9 +134,14 @@ final class ParquetChunks {
     if (chunk.getTotalSize() > Integer.MAX_VALUE - 16) {
       throw new CorruptDatasetException("Cannot read " + where + ": it has " + chunk.getTotalSize() + " bytes");
     }
-    byte[] bytes = new byte[(int) chunk.getTotalSize()];
     in.seek(chunk.getStartingPos());
-    in.readFully(bytes);
+    byte[] bytes;
+    if (in instanceof RangeInputStream range) {
+      bytes = range.readBytes((int) chunk.getTotalSize());
+    } else {
+      bytes = new byte[(int) chunk.getTotalSize()];
+      in.readFully(bytes);
+    }
     CompressionCodecFactory.BytesInputDecompressor decompressor = codecs.getDecompressor(chunk.getCodec());
     Statistics<?> noStatistics = Statistics.getBuilderForReading(column.getPrimitiveType()).build();
     ByteArrayInputStream stream = new ByteArrayInputStream(bytes);

@@ -146,10 +146,17 @@ public final class ParquetCodecs implements CompressionCodecFactory {
       if (codec == CompressionCodecName.UNCOMPRESSED) {
         return bytes;
       }
-      byte[] input = bytes.toByteArray();
+      // a page is a slice of its chunk's array: decompress from the slice, without copying it out
+      ByteBuffer input = bytes.toByteBuffer();
       byte[] output = new byte[uncompressedSize];
       try {
-        decompressArrays(input, 0, input.length, output, 0, uncompressedSize);
+        if (input.hasArray()) {
+          decompressArrays(input.array(), input.arrayOffset() + input.position(), input.remaining(), output, 0,
+              uncompressedSize);
+        } else {
+          byte[] copy = bytes.toByteArray();
+          decompressArrays(copy, 0, copy.length, output, 0, uncompressedSize);
+        }
       } catch (RuntimeException e) {
         throw failed(e);
       }

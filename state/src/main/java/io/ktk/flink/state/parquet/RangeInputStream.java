@@ -130,6 +130,26 @@ final class RangeInputStream extends SeekableInputStream {
     window = EMPTY;
   }
 
+  /**
+   * Reads the next {@code n} bytes into an array of their own: a range beyond the read-ahead
+   * window is fetched from the store into the returned array itself (no copy), which is how
+   * column chunks are read.
+   */
+  byte[] readBytes(int n) throws IOException {
+    checkOpen();
+    if (n > length - pos) {
+      throw new EOFException("Cannot read " + n + " bytes at offset " + pos + " of " + name + ": it has " + length);
+    }
+    if (n >= readAhead && !inWindow(pos) && n <= MAX_RANGE) {
+      byte[] bytes = fetch(pos, n);
+      pos += n;
+      return bytes;
+    }
+    byte[] bytes = new byte[n];
+    copy(ByteBuffer.wrap(bytes), n);
+    return bytes;
+  }
+
   private void copy(ByteBuffer dst, int n) throws IOException {
     int remaining = n;
     while (remaining > 0) {

@@ -5,6 +5,8 @@ import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.LongFunction;
@@ -28,6 +30,14 @@ final class VectorConverters {
   /** A converter and the vector it fills. */
   abstract static class Filler extends PrimitiveConverter {
     abstract ColumnVector vector();
+
+    /**
+     * Appends {@code count} plain-encoded values, none null, from {@code data} at {@code from} in
+     * one copy if this filler can (values it stores as they are); false if it cannot.
+     */
+    boolean appendPlain(byte[] data, int from, int count) {
+      return false;
+    }
   }
 
   /** A filler for a top-level primitive column of {@code rows} rows. */
@@ -131,6 +141,15 @@ final class VectorConverters {
     }
 
     @Override
+    boolean appendPlain(byte[] data, int from, int count) {
+      if (int32 || multiplier != 1) {
+        return false;
+      }
+      vector.append(ByteBuffer.wrap(data, from, count * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(), count);
+      return true;
+    }
+
+    @Override
     public void addInt(int value) {
       vector.append((unsigned32 ? Integer.toUnsignedLong(value) : value) * multiplier);
     }
@@ -175,6 +194,15 @@ final class VectorConverters {
     @Override
     ColumnVector vector() {
       return vector;
+    }
+
+    @Override
+    boolean appendPlain(byte[] data, int from, int count) {
+      if (physical != PrimitiveType.PrimitiveTypeName.DOUBLE) {
+        return false;
+      }
+      vector.append(ByteBuffer.wrap(data, from, count * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer(), count);
+      return true;
     }
 
     @Override

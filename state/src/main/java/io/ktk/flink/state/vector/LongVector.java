@@ -2,6 +2,7 @@ package io.ktk.flink.state.vector;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.LongBuffer;
 import java.util.Arrays;
 
 /**
@@ -11,6 +12,7 @@ import java.util.Arrays;
 public final class LongVector implements ColumnVector {
   private final LongType type;
   private long[] values;
+  /** Which rows are null; allocated with the first null. */
   private boolean[] nulls;
   private int size;
   private boolean hasNulls;
@@ -18,7 +20,6 @@ public final class LongVector implements ColumnVector {
   public LongVector(LongType type, int capacity) {
     this.type = requireNonNull(type, "type is null");
     values = new long[Math.max(1, capacity)];
-    nulls = new boolean[values.length];
   }
 
   public LongType type() {
@@ -32,7 +33,7 @@ public final class LongVector implements ColumnVector {
 
   @Override
   public boolean isNull(int row) {
-    return nulls[row];
+    return nulls != null && nulls[row];
   }
 
   /** The long of a row that is not null. */
@@ -52,7 +53,7 @@ public final class LongVector implements ColumnVector {
 
   @Override
   public Object get(int row) {
-    return nulls[row] ? null : type.box(values[row]);
+    return isNull(row) ? null : type.box(values[row]);
   }
 
   public void append(long value) {
@@ -60,21 +61,35 @@ public final class LongVector implements ColumnVector {
     values[size++] = value;
   }
 
+  /** Appends the next {@code count} values of {@code source}, none of them null. */
+  public void append(LongBuffer source, int count) {
+    ensure(size + count);
+    source.get(values, size, count);
+    size += count;
+  }
+
   @Override
   public void appendNull() {
     ensure(size + 1);
-    nulls[size++] = true;
+    markNull(size++);
+  }
+
+  private void markNull(int row) {
+    if (nulls == null) {
+      nulls = new boolean[values.length];
+    }
+    nulls[row] = true;
     hasNulls = true;
   }
 
   @Override
   public LongVector gather(int[] rows, int count) {
     LongVector out = new LongVector(type, count);
+    boolean[] rowNulls = hasNulls ? nulls : null;
     for (int i = 0; i < count; i++) {
       int row = rows[i];
-      if (row < 0 || nulls[row]) {
-        out.nulls[i] = true;
-        out.hasNulls = true;
+      if (row < 0 || rowNulls != null && rowNulls[row]) {
+        out.markNull(i);
       } else {
         out.values[i] = values[row];
       }
@@ -101,16 +116,23 @@ public final class LongVector implements ColumnVector {
     }
     ensure(size + from.size);
     System.arraycopy(from.values, 0, values, size, from.size);
-    System.arraycopy(from.nulls, 0, nulls, size, from.size);
+    if (from.nulls != null) {
+      if (nulls == null) {
+        nulls = new boolean[values.length];
+      }
+      System.arraycopy(from.nulls, 0, nulls, size, from.size);
+      hasNulls |= from.hasNulls;
+    }
     size += from.size;
-    hasNulls |= from.hasNulls;
   }
 
   private void ensure(int capacity) {
     if (capacity > values.length) {
       int grown = Math.max(capacity, values.length + (values.length >> 1));
       values = Arrays.copyOf(values, grown);
-      nulls = Arrays.copyOf(nulls, grown);
+      if (nulls != null) {
+        nulls = Arrays.copyOf(nulls, grown);
+      }
     }
   }
 }
