@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -69,8 +70,9 @@ public final class QueryBenchmark {
 
     int threads = Runtime.getRuntime().availableProcessors();
     System.err.println("query benchmark: CubeReader ...");
-    Result ours = measure(store, repetitions, threads);
-    Result ours1 = threads == 1 ? ours : measure(store, repetitions, 1);
+    List<Result> measured = measure(store, repetitions, threads == 1 ? new int[] {1} : new int[] {threads, 1});
+    Result ours = measured.get(0);
+    Result ours1 = measured.get(measured.size() - 1);
     System.err.println("query benchmark: DuckDB and pandas ...");
     JsonNode peers = runPeers(python, dir, repetitions);
     Result pandas = Result.of(peers.get("pandas"));
@@ -108,46 +110,62 @@ public final class QueryBenchmark {
   }
 
   /**
-   * Runs the query {@code repetitions + 1} times (the first one cold), consuming the result batches
-   * column by column, as a columnar consumer (an Arrow or Flink vectorized reader) would.
+   * Runs the query with each thread count: once cold (in the order given, so only the first one
+   * is really cold), then {@code repetitions} warm rounds in which the thread counts take turns,
+   * so that none profits from the other's warm-up. Results are consumed batch by batch, column by
+   * column, as a columnar consumer (an Arrow or Flink vectorized reader) would.
    */
-  private static Result measure(ObjectStore store, int repetitions, int threads) throws IOException {
-    CubeQuery query = CubeQuery.builder().where(CONDITION).columns("p", "x", "v", "a", "b").build();
-    Result first = null;
-    double[] times = new double[repetitions];
+  private static List<Result> measure(ObjectStore store, int repetitions, int[] threadCounts) throws IOException {
+    Result[] first = new Result[threadCounts.length];
+    double[][] times = new double[threadCounts.length][repetitions];
     for (int i = -1; i < repetitions; i++) {
-      long start = System.nanoTime();
-      QueryPlan plan = CubeSnapshot.latest(store, BenchCube.NAME).plan(query);
-      long rows = 0;
-      long sumX = 0;
-      double sumA = 0;
-      long bCount = 0;
-      Iterator<ResultBatch> batches = new CubeReader(store, plan, true, threads).batches();
-      while (batches.hasNext()) {
-        ResultBatch batch = batches.next();
-        int n = batch.rowCount();
-        rows += n;
-        long[] x = ((LongVector) batch.column(1)).values();
-        double[] a = ((DoubleVector) batch.column(3)).values();
-        ColumnVector b = batch.column(4);
-        for (int row = 0; row < n; row++) {
-          sumX += x[row];
-          sumA += a[row];
-          if (!b.isNull(row)) {
-            bCount++;
-          }
+      for (int t = 0; t < threadCounts.length; t++) {
+        Result run = run(store, threadCounts[t]);
+        if (i < 0) {
+          first[t] = run;
+        } else {
+          times[t][i] = run.cold;
         }
       }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      if (i < 0) {
-        first = new Result(rows, sumX, sumA, bCount, seconds, 0, 0);
-      } else {
-        times[i] = seconds;
+    }
+    List<Result> results = new ArrayList<>();
+    for (int t = 0; t < threadCounts.length; t++) {
+      double[] sorted = times[t].clone();
+      Arrays.sort(sorted);
+      double median = repetitions % 2 == 1 ? sorted[repetitions / 2]
+          : (sorted[repetitions / 2 - 1] + sorted[repetitions / 2]) / 2;
+      results.add(new Result(first[t].rows, first[t].sumX, first[t].sumA, first[t].bCount, first[t].cold, median,
+          sorted[0]));
+    }
+    return results;
+  }
+
+  /** One run of the query; its time is in {@code cold}. */
+  private static Result run(ObjectStore store, int threads) throws IOException {
+    CubeQuery query = CubeQuery.builder().where(CONDITION).columns("p", "x", "v", "a", "b").build();
+    long start = System.nanoTime();
+    QueryPlan plan = CubeSnapshot.latest(store, BenchCube.NAME).plan(query);
+    long rows = 0;
+    long sumX = 0;
+    double sumA = 0;
+    long bCount = 0;
+    Iterator<ResultBatch> batches = new CubeReader(store, plan, true, threads).batches();
+    while (batches.hasNext()) {
+      ResultBatch batch = batches.next();
+      int n = batch.rowCount();
+      rows += n;
+      long[] x = ((LongVector) batch.column(1)).values();
+      double[] a = ((DoubleVector) batch.column(3)).values();
+      ColumnVector b = batch.column(4);
+      for (int row = 0; row < n; row++) {
+        sumX += x[row];
+        sumA += a[row];
+        if (!b.isNull(row)) {
+          bCount++;
+        }
       }
     }
-    Arrays.sort(times);
-    double median = repetitions % 2 == 1 ? times[repetitions / 2] : (times[repetitions / 2 - 1] + times[repetitions / 2]) / 2;
-    return new Result(first.rows, first.sumX, first.sumA, first.bCount, first.cold, median, times[0]);
+    return new Result(rows, sumX, sumA, bCount, (System.nanoTime() - start) / 1e9, 0, 0);
   }
 
   private static JsonNode runPeers(String python, Path dir, int repetitions) throws IOException, InterruptedException {
