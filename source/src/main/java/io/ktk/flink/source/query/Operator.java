@@ -31,6 +31,21 @@ public enum Operator {
     };
   }
 
+  /**
+   * Whether a comparison of this operator holds for a value that compares {@code cmp} ({@code <
+   * 0}, 0, {@code > 0}) with the literal; for {@code in}, with one of its literals.
+   */
+  public boolean holds(int cmp) {
+    return switch (this) {
+      case EQ, IN -> cmp == 0;
+      case NE -> cmp != 0;
+      case LT -> cmp < 0;
+      case LE -> cmp <= 0;
+      case GT -> cmp > 0;
+      case GE -> cmp >= 0;
+    };
+  }
+
   /** The operator of a symbol, or null. */
   static Operator ofSymbol(String symbol) {
     for (Operator operator : values()) {

@@ -130,16 +130,7 @@ public final class TypedCondition {
       }
       return false;
     }
-    int cmp = order.compare(value, values.get(0));
-    return switch (operator) {
-      case EQ -> cmp == 0;
-      case NE -> cmp != 0;
-      case LT -> cmp < 0;
-      case LE -> cmp <= 0;
-      case GT -> cmp > 0;
-      case GE -> cmp >= 0;
-      case IN -> throw new AssertionError("handled above");
-    };
+    return operator.holds(order.compare(value, values.get(0)));
   }
 
   /** The operator; null for an interval ({@code lower <(=) x <(=) upper}). */

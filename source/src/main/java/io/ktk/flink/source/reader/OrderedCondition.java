@@ -75,15 +75,6 @@ final class OrderedCondition {
       }
       return false;
     }
-    int cmp = Long.compare(value, literals[0]);
-    return switch (operator) {
-      case EQ -> cmp == 0;
-      case NE -> cmp != 0;
-      case LT -> cmp < 0;
-      case LE -> cmp <= 0;
-      case GT -> cmp > 0;
-      case GE -> cmp >= 0;
-      case IN -> throw new AssertionError("handled above");
-    };
+    return operator.holds(Long.compare(value, literals[0]));
   }
 }

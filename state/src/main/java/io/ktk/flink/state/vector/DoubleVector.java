@@ -6,10 +6,8 @@ import java.util.Arrays;
 /** A column of float16, float or double values, as doubles (narrower values are widened exactly). */
 public final class DoubleVector implements ColumnVector {
   private double[] values;
-  /** Which rows are null; allocated with the first null. */
-  private boolean[] nulls;
+  private final NullFlags nulls = new NullFlags();
   private int size;
-  private boolean hasNulls;
 
   public DoubleVector(int capacity) {
     values = new double[Math.max(1, capacity)];
@@ -22,7 +20,7 @@ public final class DoubleVector implements ColumnVector {
 
   @Override
   public boolean isNull(int row) {
-    return nulls != null && nulls[row];
+    return nulls.isNull(row);
   }
 
   /** The value of a row that is not null. */
@@ -37,7 +35,7 @@ public final class DoubleVector implements ColumnVector {
 
   /** Whether any row is null. */
   public boolean hasNulls() {
-    return hasNulls;
+    return nulls.any();
   }
 
   @Override
@@ -60,25 +58,17 @@ public final class DoubleVector implements ColumnVector {
   @Override
   public void appendNull() {
     ensure(size + 1);
-    markNull(size++);
-  }
-
-  private void markNull(int row) {
-    if (nulls == null) {
-      nulls = new boolean[values.length];
-    }
-    nulls[row] = true;
-    hasNulls = true;
+    nulls.mark(size++, values.length);
   }
 
   @Override
   public DoubleVector gather(int[] rows, int count) {
     DoubleVector out = new DoubleVector(count);
-    boolean[] rowNulls = hasNulls ? nulls : null;
+    boolean anyNull = nulls.any();
     for (int i = 0; i < count; i++) {
       int row = rows[i];
-      if (row < 0 || rowNulls != null && rowNulls[row]) {
-        out.markNull(i);
+      if (row < 0 || anyNull && nulls.isNull(row)) {
+        out.nulls.mark(i, count);
       } else {
         out.values[i] = values[row];
       }
@@ -102,13 +92,7 @@ public final class DoubleVector implements ColumnVector {
     DoubleVector from = (DoubleVector) other;
     ensure(size + from.size);
     System.arraycopy(from.values, 0, values, size, from.size);
-    if (from.nulls != null) {
-      if (nulls == null) {
-        nulls = new boolean[values.length];
-      }
-      System.arraycopy(from.nulls, 0, nulls, size, from.size);
-      hasNulls |= from.hasNulls;
-    }
+    nulls.copy(from.nulls, from.size, size, values.length);
     size += from.size;
   }
 
@@ -116,9 +100,7 @@ public final class DoubleVector implements ColumnVector {
     if (capacity > values.length) {
       int grown = Math.max(capacity, values.length + (values.length >> 1));
       values = Arrays.copyOf(values, grown);
-      if (nulls != null) {
-        nulls = Arrays.copyOf(nulls, grown);
-      }
+      nulls.grow(grown);
     }
   }
 }

@@ -12,10 +12,8 @@ import java.util.Arrays;
 public final class LongVector implements ColumnVector {
   private final LongType type;
   private long[] values;
-  /** Which rows are null; allocated with the first null. */
-  private boolean[] nulls;
+  private final NullFlags nulls = new NullFlags();
   private int size;
-  private boolean hasNulls;
 
   public LongVector(LongType type, int capacity) {
     this.type = requireNonNull(type, "type is null");
@@ -33,7 +31,7 @@ public final class LongVector implements ColumnVector {
 
   @Override
   public boolean isNull(int row) {
-    return nulls != null && nulls[row];
+    return nulls.isNull(row);
   }
 
   /** The long of a row that is not null. */
@@ -48,7 +46,7 @@ public final class LongVector implements ColumnVector {
 
   /** Whether any row is null. */
   public boolean hasNulls() {
-    return hasNulls;
+    return nulls.any();
   }
 
   @Override
@@ -71,25 +69,17 @@ public final class LongVector implements ColumnVector {
   @Override
   public void appendNull() {
     ensure(size + 1);
-    markNull(size++);
-  }
-
-  private void markNull(int row) {
-    if (nulls == null) {
-      nulls = new boolean[values.length];
-    }
-    nulls[row] = true;
-    hasNulls = true;
+    nulls.mark(size++, values.length);
   }
 
   @Override
   public LongVector gather(int[] rows, int count) {
     LongVector out = new LongVector(type, count);
-    boolean[] rowNulls = hasNulls ? nulls : null;
+    boolean anyNull = nulls.any();
     for (int i = 0; i < count; i++) {
       int row = rows[i];
-      if (row < 0 || rowNulls != null && rowNulls[row]) {
-        out.markNull(i);
+      if (row < 0 || anyNull && nulls.isNull(row)) {
+        out.nulls.mark(i, count);
       } else {
         out.values[i] = values[row];
       }
@@ -116,13 +106,7 @@ public final class LongVector implements ColumnVector {
     }
     ensure(size + from.size);
     System.arraycopy(from.values, 0, values, size, from.size);
-    if (from.nulls != null) {
-      if (nulls == null) {
-        nulls = new boolean[values.length];
-      }
-      System.arraycopy(from.nulls, 0, nulls, size, from.size);
-      hasNulls |= from.hasNulls;
-    }
+    nulls.copy(from.nulls, from.size, size, values.length);
     size += from.size;
   }
 
@@ -130,9 +114,7 @@ public final class LongVector implements ColumnVector {
     if (capacity > values.length) {
       int grown = Math.max(capacity, values.length + (values.length >> 1));
       values = Arrays.copyOf(values, grown);
-      if (nulls != null) {
-        nulls = Arrays.copyOf(nulls, grown);
-      }
+      nulls.grow(grown);
     }
   }
 }
