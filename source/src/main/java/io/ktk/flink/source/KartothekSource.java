@@ -117,7 +117,8 @@ public final class KartothekSource
   public SplitEnumerator<CubeSplit, CubeEnumeratorState> createEnumerator(SplitEnumeratorContext<CubeSplit> context)
       throws IOException {
     long seedVersion = continuous ? versions.get(seedDatasetId) : -1;
-    return new CubeSplitEnumerator(context, new CubeEnumeratorState(splits(), seedVersion, 0), discovery());
+    return new CubeSplitEnumerator(context,
+        new CubeEnumeratorState(splits(context.currentParallelism()), seedVersion, 0), discovery());
   }
 
   @Override
@@ -156,12 +157,13 @@ public final class KartothekSource
 
   /**
    * The splits of the query at the pinned versions, in output order: one per query group, or
-   * several for a group of many partitions ({@link CubeSplits}).
+   * several for a group of many partitions or when {@code readers} would otherwise idle ({@link
+   * CubeSplits}).
    */
-  List<CubeSplit> splits() throws IOException {
+  List<CubeSplit> splits(int readers) throws IOException {
     try (ObjectStore store = settings.openStore()) {
       QueryPlan plan = CubeSnapshot.at(store, settings.cube(), versions).plan(settings.query());
-      return CubeSplits.of(plan, "", maxPartitionsPerSplit);
+      return CubeSplits.of(plan, "", maxPartitionsPerSplit, readers);
     }
   }
 

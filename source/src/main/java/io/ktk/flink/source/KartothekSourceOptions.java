@@ -26,5 +26,6 @@ public final class KartothekSourceOptions {
       .intType()
       .defaultValue(16)
       .withDescription("A query group of more physical partitions than this is cut into several splits of"
-          + " consecutive partitions, so that several readers share it; its rows keep their order within each split.");
+          + " consecutive partitions, so that several readers share it; its rows keep their order within each split."
+          + " Groups are also cut finer when there would be fewer splits than readers.");
 }

@@ -123,7 +123,7 @@ class KartothekSourceTest {
     KartothekSource source = KartothekSource.builder(dir.toUri().toString(), "shops").query(query)
         .maxPartitionsPerSplit(1).build();
 
-    assertThat(source.splits()).hasSize(18); // 3 shops, 6 days each
+    assertThat(source.splits(1)).hasSize(18); // 3 shops, 6 days each
     assertThat(viaFlink(source, 1)).isEqualTo(inProcess(query));
     assertThat(viaFlink(source, 3)).containsExactlyInAnyOrderElementsOf(inProcess(query));
   }

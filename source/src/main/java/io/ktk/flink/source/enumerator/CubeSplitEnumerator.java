@@ -152,7 +152,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
     QueryPlan added = found.plan().seedFilesAddedAfter(servedSeedVersion);
     discoveries++;
     List<CubeSplit> splits = CubeSplits.of(added, String.format("d%05d-", discoveries),
-        discovery.maxPartitionsPerSplit());
+        discovery.maxPartitionsPerSplit(), context.currentParallelism());
     LOG.info("Cube query: seed versions {} to {} add {} splits", servedSeedVersion + 1, found.seedVersion(),
         splits.size());
     unassigned.addAll(splits);

@@ -1,7 +1,6 @@
 package io.ktk.flink.source.reader;
 
 import io.ktk.flink.source.split.CubeSplit;
-import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
@@ -16,7 +15,7 @@ import org.apache.flink.types.Row;
  * splits with the number of rows each has emitted.
  */
 public final class CubeSourceReader
-    extends SingleThreadMultiplexSourceReaderBase<List<Object>, Row, CubeSplit, CubeSplitState> {
+    extends SingleThreadMultiplexSourceReaderBase<Row, Row, CubeSplit, CubeSplitState> {
 
   public CubeSourceReader(QuerySettings settings, Configuration config, SourceReaderContext context) {
     super(() -> new CubeSplitReader(settings, prunedRowGroups(context)), CubeSourceReader::emit, config, context);
@@ -29,9 +28,9 @@ public final class CubeSourceReader
     return context.metricGroup().counter(PRUNED_ROW_GROUPS);
   }
 
-  private static void emit(List<Object> values, org.apache.flink.api.connector.source.SourceOutput<Row> output,
+  private static void emit(Row row, org.apache.flink.api.connector.source.SourceOutput<Row> output,
       CubeSplitState state) {
-    output.collect(Row.of(values.toArray()));
+    output.collect(row);
     state.emitted();
   }
 

@@ -5,18 +5,21 @@ import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.util.AbstractList;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.RandomAccess;
 import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.types.Row;
 
 /**
  * Reads the splits of a cube query, one partition of one split per fetch, with the same joins as
@@ -26,7 +29,7 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
  * <p>The query is checked again against the dataset versions a split was planned at (read from
  * the store once per distinct set of versions), which tells the reader what to read and join.
  */
-final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
+final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
   private final QuerySettings settings;
   private final RowGroupCounters counters = new RowGroupCounters();
   private final Counter prunedMetric;
@@ -50,7 +53,7 @@ final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
   }
 
   @Override
-  public RecordsWithSplitIds<List<Object>> fetch() throws IOException {
+  public RecordsWithSplitIds<Row> fetch() throws IOException {
     if (current == null) {
       current = splits.poll();
       if (current == null) {
@@ -61,12 +64,12 @@ final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
     }
     String id = current.splitId();
     List<GroupPartition> partitions = current.group().partitions();
-    List<List<Object>> rows = List.of();
+    List<Row> rows = List.of();
     while (rows.isEmpty() && partition < partitions.size()) {
-      rows = join(current).rows(store, current.group(), partitions.get(partition++));
-      int skipped = (int) Math.min(toSkip, rows.size());
+      ResultBatch batch = join(current).batch(store, current.group(), partitions.get(partition++));
+      int skipped = (int) Math.min(toSkip, batch.rowCount());
       toSkip -= skipped;
-      rows = rows.subList(skipped, rows.size());
+      rows = new BatchRows(batch, skipped);
     }
     prunedMetric.inc(counters.pruned() - prunedReported);
     prunedReported = counters.pruned();
@@ -75,6 +78,27 @@ final class CubeSplitReader implements SplitReader<List<Object>, CubeSplit> {
       current = null;
     }
     return new RecordsBySplits<>(rows.isEmpty() ? Map.of() : Map.of(id, rows), finished ? Set.of(id) : Set.of());
+  }
+
+  /** The rows of a batch from {@code from} on, each made a {@link Row} when it is emitted. */
+  private static final class BatchRows extends AbstractList<Row> implements RandomAccess {
+    private final ResultBatch batch;
+    private final int from;
+
+    BatchRows(ResultBatch batch, int from) {
+      this.batch = batch;
+      this.from = from;
+    }
+
+    @Override
+    public Row get(int index) {
+      return Row.of(batch.values(from + index));
+    }
+
+    @Override
+    public int size() {
+      return batch.rowCount() - from;
+    }
   }
 
   private PartitionJoin join(CubeSplit split) throws IOException {

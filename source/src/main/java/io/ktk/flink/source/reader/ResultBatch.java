@@ -44,11 +44,16 @@ public final class ResultBatch {
 
   /** Row {@code row} as an unmodifiable list of typed values (boxed on access). */
   public List<Object> row(int row) {
+    return Collections.unmodifiableList(Arrays.asList(values(row)));
+  }
+
+  /** The typed values of row {@code row}, in a new array. */
+  public Object[] values(int row) {
     Object[] values = new Object[columns.size()];
     for (int c = 0; c < values.length; c++) {
       values[c] = columns.get(c).get(row);
     }
-    return Collections.unmodifiableList(Arrays.asList(values));
+    return values;
   }
 
   /** All rows, as {@link #row} gives them, in a list view that boxes on access. */

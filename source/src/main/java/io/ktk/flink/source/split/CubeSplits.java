@@ -26,6 +26,25 @@ public final class CubeSplits {
     if (maxPartitionsPerSplit < 1) {
       throw new IllegalArgumentException("maxPartitionsPerSplit must be at least 1: " + maxPartitionsPerSplit);
     }
+    return cut(plan, prefix, maxPartitionsPerSplit);
+  }
+
+  /**
+   * Like {@link #of(QueryPlan, String, int)}, but cuts groups finer when that gives too few splits
+   * for {@code readers} readers: at most {@code ceil(partitions / readers)} partitions per split, so
+   * that a query of one group of ten partitions keeps two readers busy, not one.
+   */
+  public static List<CubeSplit> of(QueryPlan plan, String prefix, int maxPartitionsPerSplit, int readers) {
+    if (maxPartitionsPerSplit < 1 || readers < 1) {
+      throw new IllegalArgumentException(
+          "maxPartitionsPerSplit and readers must be at least 1: " + maxPartitionsPerSplit + ", " + readers);
+    }
+    long partitions = plan.groups().stream().mapToLong(group -> group.partitions().size()).sum();
+    long perReader = Math.max(1, (partitions + readers - 1) / readers);
+    return cut(plan, prefix, (int) Math.min(maxPartitionsPerSplit, perReader));
+  }
+
+  private static List<CubeSplit> cut(QueryPlan plan, String prefix, int maxPartitionsPerSplit) {
     List<CubeSplit> splits = new ArrayList<>();
     List<QueryGroup> groups = plan.groups();
     for (int i = 0; i < groups.size(); i++) {

@@ -21,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
+import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,13 +37,17 @@ class CubeSplitReaderTest {
     reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
     List<List<Object>> rows = new ArrayList<>();
     while (true) {
-      RecordsWithSplitIds<List<Object>> batch = reader.fetch();
+      RecordsWithSplitIds<Row> batch = reader.fetch();
       String id;
       while ((id = batch.nextSplit()) != null) {
         assertThat(id).isEqualTo(split.splitId());
-        List<Object> row;
+        Row row;
         while ((row = batch.nextRecordFromSplit()) != null) {
-          rows.add(row);
+          List<Object> values = new ArrayList<>();
+          for (int i = 0; i < row.getArity(); i++) {
+            values.add(row.getField(i));
+          }
+          rows.add(values);
         }
       }
       if (batch.finishedSplits().contains(split.splitId())) {

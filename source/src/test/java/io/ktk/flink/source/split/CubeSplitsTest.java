@@ -84,6 +84,20 @@ class CubeSplitsTest {
   }
 
   @Test
+  void groupsAreCutFinerWhenThereWouldBeFewerSplitsThanReaders() {
+    List<List<Object>> expected = new ArrayList<>();
+    new CubeReader(store, plan).rows().forEachRemaining(expected::add);
+
+    // two groups of 7 partitions: 16 per split allows whole groups, but 4 readers want 4 splits or more
+    List<CubeSplit> forFour = CubeSplits.of(plan, "", 16, 4);
+    assertThat(forFour).extracting(s -> s.group().partitions().size()).containsExactly(4, 3, 4, 3);
+    assertThat(rowsOf(forFour)).isEqualTo(expected);
+    assertThat(CubeSplits.of(plan, "", 16, 1)).extracting(CubeSplit::splitId)
+        .containsExactly("group-00000", "group-00001");
+    assertThat(CubeSplits.of(plan, "", 16, 100)).hasSize(14);
+  }
+
+  @Test
   void theLimitMustBePositive() {
     assertThatThrownBy(() -> CubeSplits.of(plan, "", 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least 1");
