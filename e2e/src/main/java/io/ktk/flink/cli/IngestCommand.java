@@ -254,7 +254,7 @@ final class IngestCommand extends StoreCommand {
     IngestManifest asked = new IngestManifest(1, opened.url().replaceAll("/+$", ""), dataset,
         stdin ? "-" : Path.of(input).toAbsolutePath().toString(), stdin ? 0 : Files.size(Path.of(input)),
         format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false,
-        dimensionColumns, seed);
+        dimensionColumns, seed, false);
 
     Path temporary = null;
     Path inputPath;
@@ -316,22 +316,19 @@ final class IngestCommand extends StoreCommand {
         restoreFrom, policy, parts, new TreeSet<>(injectFailuresAt));
 
     PrintWriter err = err();
-    if (restoreFrom != null) {
-      err.println("Resuming the ingest from checkpoint " + restoreFrom);
+    if (manifest.jobFinished()) {
+      // an earlier start ran the job to its end and stopped before finishing up: finish up only
+      err.println("The ingest's job ran to its end before; collecting its dead letters");
       err.flush();
-    }
-    DatasetState progressState = new DatasetState(dataset);
-    LogReader log = new LogReader(opened, dataset);
-    try (Progress progress = progress("rows committed", -1)) {
-      IngestJob.run(settings, () -> {
-        try {
-          log.catchUp(progressState);
-          progress.set(progressState.files().values().stream().mapToLong(DataFile::rows).sum()
-              - manifest.rowsBefore());
-        } catch (IOException | RuntimeException e) {
-          // Progress is a courtesy; the job's own outcome decides.
-        }
-      });
+    } else {
+      if (restoreFrom != null) {
+        err.println("Resuming the ingest from checkpoint " + restoreFrom);
+        err.flush();
+      }
+      runJob(opened, settings, manifest.rowsBefore());
+      if (dir != null) {
+        manifest.withJobFinished().save(dir);
+      }
     }
 
     long rejected = parts == null ? 0 : DeadLetterSink.collect(parts, deadLetterFile);
@@ -340,6 +337,9 @@ final class IngestCommand extends StoreCommand {
       manifest.withFinished().save(dir);
       deleteTree(dir.resolve("checkpoints"));
       Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
+    }
+    if (parts != null) {
+      DeadLetterSink.cleanUp(parts);
     }
     DatasetState state = new LogReader(opened, dataset).latest();
     long committed = state.files().values().stream().mapToLong(DataFile::rows).sum() - manifest.rowsBefore();
@@ -355,6 +355,21 @@ final class IngestCommand extends StoreCommand {
       return Ktk.ERROR;
     }
     return Ktk.OK;
+  }
+
+  private void runJob(ObjectStore opened, IngestJob.Settings settings, long rowsBefore) throws Exception {
+    DatasetState progressState = new DatasetState(dataset);
+    LogReader log = new LogReader(opened, dataset);
+    try (Progress progress = progress("rows committed", -1)) {
+      IngestJob.run(settings, () -> {
+        try {
+          log.catchUp(progressState);
+          progress.set(progressState.files().values().stream().mapToLong(DataFile::rows).sum() - rowsBefore);
+        } catch (IOException | RuntimeException e) {
+          // Progress is a courtesy; the job's own outcome decides.
+        }
+      });
+    }
   }
 
   /** The manifest to go on with: the directory's own (same ingest, not finished), or {@code asked}, saved. */

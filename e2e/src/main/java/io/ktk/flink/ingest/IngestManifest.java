@@ -20,18 +20,21 @@ import java.util.Optional;
  * <pre>{@code
  * {"version":1,"store":"file:///data/","dataset":"events","input":"/in/events.jsonl","inputBytes":1048576,
  *  "format":"JSONL","schema":"ROW<`id` BIGINT, `p` STRING>","partitionOn":["p"],"indexOn":[],
- *  "rowsBefore":0,"spooled":false,"finished":false,"dimensionColumns":[],"seed":false}
+ *  "rowsBefore":0,"spooled":false,"finished":false,"dimensionColumns":[],"seed":false,"jobFinished":false}
  * }</pre>
  *
  * {@code input} is {@code -} for stdin, spooled to {@value #SPOOL} in the directory; {@code spooled}
  * says the spool is complete. {@code rowsBefore} is the dataset's row count before the first start,
- * for the summary. {@code finished} marks an ingest that ran to its end. For a dataset of a cube,
+ * for the summary. {@code jobFinished} marks an ingest whose Flink job ran to its end (every record
+ * committed or a dead letter; what may remain is collecting the dead letters), {@code finished} one
+ * that ran to its end altogether; a manifest without {@code jobFinished} (written before it
+ * existed) reads as false. For a dataset of a cube,
  * {@code dataset} is its uuid ({@code <cube>++<id>}), {@code partitionOn} the cube's partition
  * columns, and {@code dimensionColumns} and {@code seed} what the cube options said.
  */
 public record IngestManifest(int version, String store, String dataset, String input, long inputBytes,
     String format, String schema, List<String> partitionOn, List<String> indexOn, long rowsBefore,
-    boolean spooled, boolean finished, List<String> dimensionColumns, boolean seed) {
+    boolean spooled, boolean finished, List<String> dimensionColumns, boolean seed, boolean jobFinished) {
   public static final String FILE = "ingest.json";
   public static final String SPOOL = "stdin.spool";
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
@@ -88,11 +91,16 @@ public record IngestManifest(int version, String store, String dataset, String i
 
   public IngestManifest withSpooled(long bytes) {
     return new IngestManifest(version, store, dataset, input, bytes, format, schema, partitionOn, indexOn,
-        rowsBefore, true, finished, dimensionColumns, seed);
+        rowsBefore, true, finished, dimensionColumns, seed, jobFinished);
+  }
+
+  public IngestManifest withJobFinished() {
+    return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
+        rowsBefore, spooled, finished, dimensionColumns, seed, true);
   }
 
   public IngestManifest withFinished() {
     return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
-        rowsBefore, spooled, true, dimensionColumns, seed);
+        rowsBefore, spooled, true, dimensionColumns, seed, jobFinished);
   }
 }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.io.ByteArrayInputStream;
@@ -144,6 +145,43 @@ class IngestCommandTest {
       valid.remove(line - 1);
     }
     assertSameRows(readBack(), canonicalRows(valid), "ktk read against the valid input");
+  }
+
+  @Test
+  void anIngestStoppedAfterItsJobCollectsItsDeadLettersWithoutRunningTheJobAgain() throws Exception {
+    List<ObjectNode> rows = IngestInput.rows(0, 300);
+    rows.get(4).put("id", "five");
+    rows.get(49).put("id", "fifty");
+    StringBuilder text = new StringBuilder();
+    rows.forEach(row -> text.append(row).append('\n'));
+    Path input = Files.writeString(dir.resolve("in.jsonl"), text);
+    Path deadLetters = dir.resolve("rejected.jsonl");
+    Path checkpoints = dir.resolve("checkpoints");
+    String[] args = {"--input", input.toString(), "--on-invalid", "dead-letter", "--dead-letter", deadLetters.toString(),
+        "--checkpoint-dir", checkpoints.toString()};
+    KtkRun run = ingest(args);
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    List<String> letters = Files.readAllLines(deadLetters);
+    assertThat(letters).hasSize(2);
+
+    // Lay out what a stop right after the job leaves: the job marked finished in the manifest, the
+    // committed dead letters still in their part file, the dead-letter file without them.
+    IngestManifest manifest = IngestManifest.load(checkpoints).orElseThrow();
+    new IngestManifest(manifest.version(), manifest.store(), manifest.dataset(), manifest.input(),
+        manifest.inputBytes(), manifest.format(), manifest.schema(), manifest.partitionOn(), manifest.indexOn(),
+        manifest.rowsBefore(), manifest.spooled(), false, manifest.dimensionColumns(), manifest.seed(), true)
+        .save(checkpoints);
+    Path parts = Files.createDirectories(checkpoints.resolve("dead-letter-parts"));
+    Files.write(parts.resolve("part-0.jsonl"), letters);
+    Files.delete(deadLetters);
+
+    KtkRun again = ingest(args);
+
+    assertThat(again.exitCode()).as(again.toString()).isZero();
+    assertThat(again.out()).contains("300 records read, 298 committed, 2 rejected");
+    assertThat(Files.readAllLines(deadLetters)).isEqualTo(letters);
+    assertThat(DatasetSnapshot.latest(new LocalObjectStore(dir.resolve("store")), "events").rows()).isEqualTo(298);
+    assertThat(ingest(args).err()).contains("that ingest ran to its end");
   }
 
   @Test

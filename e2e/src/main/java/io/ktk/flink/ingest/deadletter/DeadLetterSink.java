@@ -7,10 +7,12 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
+import java.nio.file.StandardOpenOption;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -39,6 +41,8 @@ public final class DeadLetterSink implements Sink<DeadLetter>, SupportsCommitter
   private static final long serialVersionUID = 1L;
   private static final String IN_PROGRESS = ".inprogress-";
   private static final String PART = "part-";
+  /** The journal of {@link #collect} in the parts directory. */
+  static final String JOURNAL = "collect.journal";
 
   private final String directory;
 
@@ -66,34 +70,101 @@ public final class DeadLetterSink implements Sink<DeadLetter>, SupportsCommitter
 
   /**
    * Appends the committed parts of {@code directory} to {@code file} (created when missing) and
-   * deletes the directory; returns how many dead letters were appended.
+   * deletes them; returns how many dead letters were appended. The directory keeps the journal
+   * until {@link #cleanUp}, so that a repeated call returns the same count.
+   *
+   * <p>Exactly once, even when a previous call was interrupted: before appending, the file's
+   * length is written down in {@value #JOURNAL} in the directory; after appending (and syncing),
+   * the journal records that the parts are in, with their count, and only then are the parts
+   * deleted. A call that finds a journal of an unfinished append cuts the file back to the length
+   * it had and appends again; one that finds a finished append only deletes what is left.
    */
   public static long collect(Path directory, Path file) throws IOException {
     if (!Files.isDirectory(directory)) {
       return 0;
     }
-    List<Path> parts;
-    try (Stream<Path> listed = Files.list(directory)) {
-      parts = listed.sorted().toList();
+    Path journal = directory.resolve(JOURNAL);
+    Journal state = Journal.read(journal);
+    if (state == null) {
+      state = new Journal(Files.exists(file) ? Files.size(file) : 0, -1);
+      state.write(journal);
     }
-    long count = 0;
-    try (Writer out = Files.newBufferedWriter(file, UTF_8, java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND)) {
-      for (Path part : parts) {
-        if (part.getFileName().toString().startsWith(PART)) {
-          for (String line : Files.readAllLines(part, UTF_8)) {
-            out.write(line);
-            out.write('\n');
-            count++;
-          }
+    long count = state.appended();
+    if (count < 0) {
+      count = append(directory, file, state.lengthBefore());
+      new Journal(state.lengthBefore(), count).write(journal);
+    }
+    try (Stream<Path> listed = Files.list(directory)) {
+      for (Path entry : listed.toList()) {
+        if (!entry.equals(journal)) {
+          Files.delete(entry);
         }
       }
     }
-    for (Path part : parts) {
-      Files.delete(part);
-    }
-    Files.delete(directory);
     return count;
+  }
+
+  /** Deletes what {@link #collect} left in {@code directory}, and the directory. */
+  public static void cleanUp(Path directory) throws IOException {
+    if (Files.isDirectory(directory)) {
+      try (Stream<Path> listed = Files.list(directory)) {
+        for (Path entry : listed.toList()) {
+          Files.delete(entry);
+        }
+      }
+      Files.delete(directory);
+    }
+  }
+
+  /** Appends the parts to {@code file}, first cut back to {@code lengthBefore}; returns the lines appended. */
+  private static long append(Path directory, Path file, long lengthBefore) throws IOException {
+    List<Path> parts;
+    try (Stream<Path> listed = Files.list(directory)) {
+      parts = listed.filter(part -> part.getFileName().toString().startsWith(PART)).sorted().toList();
+    }
+    long count = 0;
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      if (channel.size() > lengthBefore) {
+        channel.truncate(lengthBefore);
+      }
+      channel.position(lengthBefore);
+      Writer out = new BufferedWriter(Channels.newWriter(channel, UTF_8));
+      for (Path part : parts) {
+        for (String line : Files.readAllLines(part, UTF_8)) {
+          out.write(line);
+          out.write('\n');
+          count++;
+        }
+      }
+      out.flush();
+      channel.force(true);
+    }
+    return count;
+  }
+
+  /**
+   * What {@link #collect} wrote down: the dead-letter file's length before appending, and how
+   * many lines were appended (-1 while appending). Format: {@code <lengthBefore> <appended>}.
+   */
+  private record Journal(long lengthBefore, long appended) {
+    static Journal read(Path path) throws IOException {
+      if (!Files.exists(path)) {
+        return null;
+      }
+      String[] fields = Files.readString(path, UTF_8).trim().split(" ");
+      try {
+        return new Journal(Long.parseLong(fields[0]), Long.parseLong(fields[1]));
+      } catch (RuntimeException e) {
+        throw new IOException("Cannot collect dead letters: " + path + " is not a journal of a collection ("
+            + e.getMessage() + "); look at the parts in " + path.getParent() + " and remove it", e);
+      }
+    }
+
+    void write(Path path) throws IOException {
+      Path temp = path.resolveSibling(path.getFileName() + ".tmp");
+      Files.writeString(temp, lengthBefore + " " + appended + "\n", UTF_8);
+      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
   }
 
   private static final class PartWriter implements CommittingSinkWriter<DeadLetter, String> {
