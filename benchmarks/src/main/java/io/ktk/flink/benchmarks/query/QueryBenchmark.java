@@ -73,12 +73,14 @@ public final class QueryBenchmark {
     List<Result> measured = measure(store, repetitions, threads == 1 ? new int[] {1} : new int[] {threads, 1});
     Result ours = measured.get(0);
     Result ours1 = measured.get(measured.size() - 1);
+    System.err.println("query benchmark: KartothekSource on a MiniCluster ...");
+    Result flink = measureFlink(dir, repetitions, threads);
     System.err.println("query benchmark: DuckDB and pandas ...");
     JsonNode peers = runPeers(python, dir, repetitions);
     Result pandas = Result.of(peers.get("pandas"));
     Result duckdb = Result.of(peers.get("duckdb"));
     Result duckdb1 = Result.of(peers.get("duckdb_1"));
-    for (Result peer : List.of(pandas, duckdb, duckdb1, ours1)) {
+    for (Result peer : List.of(pandas, duckdb, duckdb1, ours1, flink)) {
       if (!ours.sameAnswer(peer)) {
         throw new IllegalStateException("Cannot compare the query: the answers differ: ours " + ours + ", peer " + peer);
       }
@@ -94,6 +96,8 @@ public final class QueryBenchmark {
       table.row("CubeReader (in-process, this JVM)", 1, count(ours1.rows), secs(ours1.cold), secs(ours1.median),
           secs(ours1.min), ratio(ours1.median / fastestPeer));
     }
+    table.row("KartothekSource, MiniCluster (job time)", threads, count(flink.rows), secs(flink.cold),
+        secs(flink.median), secs(flink.min), ratio(flink.median / fastestPeer));
     table.row("pandas, per-partition join (Kartothek's way)", 1, count(pandas.rows), secs(pandas.cold),
         secs(pandas.median), secs(pandas.min), ratio(pandas.median / fastestPeer));
     table.row("DuckDB SQL", cores, count(duckdb.rows), secs(duckdb.cold), secs(duckdb.median), secs(duckdb.min),
@@ -138,6 +142,20 @@ public final class QueryBenchmark {
           sorted[0]));
     }
     return results;
+  }
+
+  /** The query as a Flink job ({@link SourceJob}): once cold, then {@code repetitions} times. */
+  private static Result measureFlink(Path dir, int repetitions, int parallelism) throws Exception {
+    CubeQuery query = CubeQuery.builder().where(CONDITION).columns("p", "x", "v", "a", "b").build();
+    SourceJob.Outcome first = SourceJob.run(dir, query, parallelism);
+    double[] times = new double[repetitions];
+    for (int i = 0; i < repetitions; i++) {
+      times[i] = SourceJob.run(dir, query, parallelism).seconds();
+    }
+    Arrays.sort(times);
+    double median = repetitions % 2 == 1 ? times[repetitions / 2]
+        : (times[repetitions / 2 - 1] + times[repetitions / 2]) / 2;
+    return new Result(first.rows(), first.sumX(), first.sumA(), first.bCount(), first.seconds(), median, times[0]);
   }
 
   /** One run of the query; its time is in {@code cold}. */

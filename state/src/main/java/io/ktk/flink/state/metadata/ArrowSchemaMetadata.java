@@ -7,6 +7,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.util.Base64;
 import org.apache.arrow.vector.ipc.ReadChannel;
@@ -61,6 +63,7 @@ public final class ArrowSchemaMetadata {
     } catch (IllegalArgumentException e) {
       throw corrupt(source, "it is not base64: " + e.getMessage(), e);
     }
+    checkFraming(bytes, source);
     try {
       ReadChannel channel = new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes)));
       Schema schema = MessageSerializer.deserializeSchema(channel);
@@ -73,6 +76,24 @@ public final class ArrowSchemaMetadata {
         throw (CorruptDatasetException) e;
       }
       throw corrupt(source, "it is not an Arrow schema message: " + e, e);
+    }
+  }
+
+  /**
+   * Checks the message's length prefix ({@code [0xFFFFFFFF] <int32 LE length> <flatbuffer>})
+   * against the bytes there are, before Arrow allocates a buffer of whatever length garbage claims.
+   */
+  private static void checkFraming(byte[] bytes, String source) {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int lengthAt = bytes.length >= 4 && buffer.getInt(0) == -1 ? 4 : 0;
+    if (bytes.length < lengthAt + 4) {
+      throw corrupt(source, "it has " + bytes.length + " bytes, too few for an Arrow message", null);
+    }
+    long length = buffer.getInt(lengthAt);
+    long following = bytes.length - lengthAt - 4L;
+    if (length < 0 || length > following) {
+      throw corrupt(source, "its message claims " + length + " bytes of metadata, but " + following
+          + " bytes follow (not an Arrow schema message, or truncated)", null);
     }
   }
 
