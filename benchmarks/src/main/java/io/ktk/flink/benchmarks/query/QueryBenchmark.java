@@ -32,15 +32,18 @@ import java.util.Map;
  * A cube query side by side with DuckDB and pandas over the same files: the cube of {@link
  * BenchCube} (written once per size and kept in the work directory), the query {@code columns p, x,
  * v, a, b where a < 0.3} (seed joined with one enrichment restricted by a condition on its payload
- * and one left-joined), answered by this project's in-process {@link CubeReader}, by DuckDB
- * executing the equivalent SQL, and by a per-partition pandas join (how Kartothek does it), the
- * last two in one Python process ({@code query_peers.py}). Every answer is materialized (our rows
- * as lists of values, DuckDB's as an Arrow table, pandas' as a data frame) and checked: row count,
- * sum of x, sum of a and the count of non-null b must agree, or the benchmark fails.
+ * and one left-joined), answered by this project's in-process {@link CubeReader} (on all cores and
+ * on one thread), by the same query as a Flink job ({@link SourceJob}), by DuckDB executing the
+ * equivalent SQL, and by a per-partition pandas join (how Kartothek does it), the last two in one
+ * Python process ({@code query_peers.py}). Every answer is materialized (ours as column batches,
+ * DuckDB's as an Arrow table, pandas' as a data frame; the Flink job's rows go through Flink one
+ * by one) and checked: row count, sum of x, sum of a and the count of non-null b must agree, or
+ * the benchmark fails.
  *
  * <p>Times are in-process: the first run (cold: this JVM's classes and JIT, Python's imports
- * excluded) and the median of warm repetitions. This JVM's start-up (process start to {@code
- * main}) is reported on its own line.
+ * excluded) and the median of warm repetitions; for the Flink job, the job's run time without the
+ * MiniCluster's start. This JVM's start-up (process start to {@code main}) is reported on its own
+ * line.
  *
  * <p>Arguments: {@code --rows N} (10,000,000 seed rows), {@code --repetitions N} (5), {@code --work
  * DIR} (where the cube is kept; {@code target/bench-data}), {@code --python PATH} (the interpreter
