@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -31,7 +33,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <p>With one thread, one partition's rows (of all its datasets) are in memory at a time. With
  * {@code threads} above one, that many partitions are read and joined ahead on as many daemon
  * threads, in order, so memory grows accordingly; the threads end when the iteration ends or
- * fails.
+ * fails, or a second after an abandoned iteration's last read.
  *
  * <p>Rows are unmodifiable lists of typed values, by the project's convention ({@code Long},
  * {@code Double}, {@code String}, {@code byte[]}, {@code LocalDate}, ...; null for a missing
@@ -221,11 +223,15 @@ public final class CubeReader {
     private void fill() {
       while (ahead.size() < threads && tasks.hasNext()) {
         if (executor == null) {
-          executor = Executors.newFixedThreadPool(threads, runnable -> {
-            Thread thread = new Thread(runnable, "ktk-cube-reader");
-            thread.setDaemon(true);
-            return thread;
-          });
+          // idle threads end after a second, so an iteration dropped half-way leaves no threads behind
+          ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "ktk-cube-reader");
+                thread.setDaemon(true);
+                return thread;
+              });
+          pool.allowCoreThreadTimeOut(true);
+          executor = pool;
         }
         Task task = tasks.next();
         ahead.add(executor.submit(() -> joins.get().batch(store, task.group(), task.partition())));
