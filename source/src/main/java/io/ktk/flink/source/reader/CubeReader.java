@@ -140,11 +140,6 @@ public final class CubeReader {
     return threads == 1 ? new SerialBatches(tasks) : new ParallelBatches(tasks);
   }
 
-  /** The rows of one partition of a group, sorted by the query's dimension columns. */
-  public List<List<Object>> read(QueryGroup group, GroupPartition partition) throws IOException {
-    return new PartitionJoin(plan.query(), prune, counters).rows(store, group, partition);
-  }
-
   private record Task(QueryGroup group, GroupPartition partition) {}
 
   private final class SerialBatches implements Iterator<ResultBatch> {

@@ -88,11 +88,6 @@ final class PartitionJoin {
     }
   }
 
-  /** The rows of one partition of {@code group}, sorted by the query's dimension columns. */
-  List<List<Object>> rows(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
-    return batch(store, group, partition).rows();
-  }
-
   /** The rows of one partition of {@code group} as columns, sorted by the query's dimension columns. */
   ResultBatch batch(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
     List<DatasetCells> cells = load(store, group, partition);
@@ -209,10 +204,14 @@ final class PartitionJoin {
     CellKeys otherKeys = other.keys();
     int[] otherRows = other.cells();
     int otherCount = other.cellCount();
-    long[] seedWords = seedKeys.singleWords();
+    long[] seedRowWords = seedKeys.singleWords();
     long[] otherWords = other.cellWords();
-    if (seedWords != null && otherWords != null) {
-      mergeSingleWords(seedWords, seedRows, count, otherWords, otherRows, otherCount, matched);
+    if (seedRowWords != null && otherWords != null) {
+      long[] inOrder = new long[count];
+      for (int i = 0; i < count; i++) {
+        inOrder[i] = seedRowWords[seedRows[i]];
+      }
+      mergeWords(inOrder, count, otherWords, otherRows, otherCount, matched);
       return;
     }
     int j = 0;
@@ -223,19 +222,6 @@ final class PartitionJoin {
         j++;
       }
       matched[i] = j < otherCount && cmp == 0 ? otherRows[j] : -1;
-    }
-  }
-
-  /** {@link #merge} for keys of one long each; {@code otherCellWords} are the other's kept keys in order. */
-  private static void mergeSingleWords(long[] seedWords, int[] seedRows, int count, long[] otherCellWords,
-      int[] otherRows, int otherCount, int[] matched) {
-    int j = 0;
-    for (int i = 0; i < count; i++) {
-      long key = seedWords[seedRows[i]];
-      while (j < otherCount && otherCellWords[j] < key) {
-        j++;
-      }
-      matched[i] = j < otherCount && otherCellWords[j] == key ? otherRows[j] : -1;
     }
   }
 
