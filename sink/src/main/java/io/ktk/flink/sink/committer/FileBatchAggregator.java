@@ -4,8 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.runtime.checkpoint.CheckpointIDCounter;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
@@ -26,10 +30,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A batch belongs to the first checkpoint whose barrier this operator passes after receiving
  * it, whatever checkpoint id its writer gave it: that is the checkpoint whose committer state
- * holds it. It emits everything it holds before every barrier, so it needs no state of its own
- * (with aligned and unaligned checkpoints alike: what it holds never outlives a barrier).
+ * holds it. It emits everything it holds before every barrier, so no batch is part of its state
+ * (with aligned and unaligned checkpoints alike: what it holds never outlives a barrier); its only
+ * state is the id of the last checkpoint it passed.
  *
- * <p>At end of input it emits what is left for the checkpoint after the last one it passed:
+ * <p>At end of input it emits what is left for the checkpoint after the last one it passed
+ * (restored ones included, so the id is never one that a checkpoint before a restore committed):
  * the final checkpoint in STREAMING mode (whose id is at least that), or the end-of-input commit
  * of BATCH mode and of jobs without checkpoints. A writer subtask that reaches end of input early
  * sends its last batch ahead of the other subtasks' barriers, so it joins the next checkpoint
@@ -56,13 +62,33 @@ public final class FileBatchAggregator extends AbstractStreamOperator<Committabl
         .global();
   }
 
+  /**
+   * The id of the last checkpoint passed, kept as state although nothing else is: Flink tells an
+   * operator the checkpoint it restores only when its task has state, and without it a restored
+   * job that ends before its first checkpoint would label its final batch with the id of a
+   * checkpoint committed before the failure, which the committer then acknowledges as a replay.
+   */
+  private static final ListStateDescriptor<Long> LAST_CHECKPOINT =
+      new ListStateDescriptor<>("last-checkpoint-id", LongSerializer.INSTANCE);
+
   private final List<FileBatch> pending = new ArrayList<>();
   private long lastCheckpointId = CheckpointIDCounter.INITIAL_CHECKPOINT_ID - 1;
+  private transient ListState<Long> lastCheckpointState;
 
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    context.getRestoredCheckpointId().ifPresent(id -> lastCheckpointId = id);
+    lastCheckpointState = context.getOperatorStateStore().getUnionListState(LAST_CHECKPOINT);
+    context.getRestoredCheckpointId().ifPresent(id -> lastCheckpointId = Math.max(lastCheckpointId, id));
+    for (Long restored : lastCheckpointState.get()) {
+      lastCheckpointId = Math.max(lastCheckpointId, restored);
+    }
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    lastCheckpointState.update(List.of(lastCheckpointId));
   }
 
   @Override
