@@ -104,6 +104,7 @@ public final class CommitLog {
     for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
       if (request.checkpointId().isPresent()
           && state.hasCommitted(request.writerId(), request.checkpointId().getAsLong())) {
+        checkIsReplay(request);
         LOG.info("Dataset '{}': checkpoint {} of writer {} is committed already (version {})",
             uuid, request.checkpointId().getAsLong(), request.writerId(), state.version());
         return new CommitResult(state.version(), true, attempt);
@@ -121,6 +122,31 @@ public final class CommitLog {
     throw new CommitConflictException("Cannot commit to dataset '" + uuid + "' in " + store.url() + ": "
         + options.maxAttempts() + " versions in a row were taken by other writers (latest "
         + state.version() + ")");
+  }
+
+  /**
+   * A request for a writer's latest committed checkpoint must carry the files that checkpoint
+   * added: anything else would be acknowledged as a replay and its rows lost. (Older checkpoints
+   * of the writer are not checked: the log keeps only the latest one's first file.)
+   */
+  private void checkIsReplay(CommitRequest request) {
+    long checkpoint = request.checkpointId().getAsLong();
+    String writer = request.writerId();
+    String committedFirst = state.checkpointFirstFile(writer);
+    if (committedFirst == null || checkpoint != state.checkpoints().get(writer)) {
+      return;
+    }
+    String requestFirst = DatasetState.firstLabel(request.files());
+    if (!requestFirst.equals(committedFirst)) {
+      long rows = request.files().stream().mapToLong(DataFile::rows).filter(r -> r > 0).sum();
+      throw new CheckpointCollisionException("Cannot commit checkpoint " + checkpoint + " of writer " + writer
+          + " to dataset '" + uuid + "' in " + store.url() + ": the log holds that checkpoint already with other "
+          + "files (first '" + committedFirst + "'), so these " + request.files().size() + " files (" + rows
+          + " rows, first '" + requestFirst + "') are not a replay of it, and acknowledging them would lose their "
+          + "rows. A job restored from a checkpoint older than one it committed, or two jobs sharing a writer id, "
+          + "cause this; nothing was committed. Restart the job without its state (a new writer id) to write "
+          + "these records again");
+    }
   }
 
   /**

@@ -37,6 +37,12 @@ public final class DatasetState {
   private final Map<String, Map<Object, TreeSet<String>>> indices = new TreeMap<>();
   private final Map<String, JsonNode> metadata = new TreeMap<>();
   private final Map<String, Long> checkpoints = new TreeMap<>();
+  /**
+   * Per writer id, the smallest label its highest committed checkpoint added ("" for none): a
+   * replay of that checkpoint adds the same files, so a commit that claims the checkpoint with
+   * other files is a collision, not a replay. Absent when unknown (snapshots written before it).
+   */
+  private final Map<String, String> checkpointFirstFiles = new TreeMap<>();
   /** Per index column, the version that last changed it; not persisted (a restored state says its own version). */
   private final Map<String, Long> indexChangedAt = new HashMap<>();
 
@@ -129,6 +135,19 @@ public final class DatasetState {
     return Collections.unmodifiableMap(checkpoints);
   }
 
+  /**
+   * The smallest label added by the highest checkpoint {@code writerId} committed, "" when it
+   * added none, or null when unknown.
+   */
+  public String checkpointFirstFile(String writerId) {
+    return checkpointFirstFiles.get(writerId);
+  }
+
+  /** Per writer id, what {@link #checkpointFirstFile} tells. */
+  Map<String, String> checkpointFirstFiles() {
+    return Collections.unmodifiableMap(checkpointFirstFiles);
+  }
+
   /** Whether {@code (writerId, checkpointId)} is at or below what that writer has committed. */
   public boolean hasCommitted(String writerId, long checkpointId) {
     Long committed = checkpoints.get(writerId);
@@ -193,10 +212,26 @@ public final class DatasetState {
       }
     });
     if (entry.writerId() != null && entry.checkpointId().isPresent()) {
-      checkpoints.merge(entry.writerId(), entry.checkpointId().getAsLong(), Math::max);
+      long checkpoint = entry.checkpointId().getAsLong();
+      Long before = checkpoints.get(entry.writerId());
+      if (before == null || checkpoint > before) {
+        checkpoints.put(entry.writerId(), checkpoint);
+        checkpointFirstFiles.put(entry.writerId(), firstLabel(entry.added()));
+      }
     }
     version = entry.version();
     lastModified = entry.timestamp();
+  }
+
+  /** The smallest label of {@code files}, "" when there are none. */
+  static String firstLabel(List<DataFile> files) {
+    String first = null;
+    for (DataFile file : files) {
+      if (first == null || file.label().compareTo(first) < 0) {
+        first = file.label();
+      }
+    }
+    return first == null ? "" : first;
   }
 
   private void removeFromIndices(Set<String> removed) {
@@ -225,6 +260,7 @@ public final class DatasetState {
     });
     copy.metadata.putAll(metadata);
     copy.checkpoints.putAll(checkpoints);
+    copy.checkpointFirstFiles.putAll(checkpointFirstFiles);
     copy.indexChangedAt.putAll(indexChangedAt);
     return copy;
   }
@@ -241,7 +277,8 @@ public final class DatasetState {
       Map<String, Long> addedIn,
       Map<String, Map<Object, List<String>>> indices,
       Map<String, JsonNode> metadata,
-      Map<String, Long> checkpoints) {
+      Map<String, Long> checkpoints,
+      Map<String, String> checkpointFirstFiles) {
     DatasetState state = new DatasetState(uuid);
     state.version = version;
     state.lastModified = lastModified;
@@ -263,6 +300,11 @@ public final class DatasetState {
     });
     state.metadata.putAll(metadata);
     state.checkpoints.putAll(checkpoints);
+    checkpointFirstFiles.forEach((writer, label) -> {
+      if (checkpoints.containsKey(writer)) {
+        state.checkpointFirstFiles.put(writer, label);
+      }
+    });
     state.indices.keySet().forEach(column -> state.indexChangedAt.put(column, version));
     return state;
   }

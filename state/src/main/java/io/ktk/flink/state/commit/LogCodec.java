@@ -158,6 +158,8 @@ final class LogCodec {
     state.metadata().forEach(metadata::set);
     ObjectNode checkpoints = root.putObject("checkpoints");
     state.checkpoints().forEach(checkpoints::put);
+    ObjectNode firstFiles = root.putObject("checkpoint_first_files");
+    state.checkpointFirstFiles().forEach(firstFiles::put);
     return Zstd.compress(bytes(root), 3);
   }
 
@@ -186,6 +188,10 @@ final class LogCodec {
     if (root.has("checkpoints")) {
       root.get("checkpoints").fields().forEachRemaining(e -> checkpoints.put(e.getKey(), e.getValue().asLong()));
     }
+    Map<String, String> firstFiles = new HashMap<>();
+    if (root.has("checkpoint_first_files")) {
+      root.get("checkpoint_first_files").fields().forEachRemaining(e -> firstFiles.put(e.getKey(), e.getValue().asText()));
+    }
     try {
       return DatasetState.restore(
           requiredText(root, "uuid", location),
@@ -198,7 +204,8 @@ final class LogCodec {
           readAddedIn(root, location),
           readIndices(root.get("indices"), schema, location),
           metadata,
-          checkpoints);
+          checkpoints,
+          firstFiles);
     } catch (IllegalArgumentException e) {
       throw corrupt(location, e.getMessage());
     }

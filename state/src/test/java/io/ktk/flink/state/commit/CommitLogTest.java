@@ -82,8 +82,9 @@ class CommitLogTest {
   @Test
   void replayedCheckpointIsAcknowledgedAndWritesNothing() throws IOException {
     CommitLog log = CommitLog.open(store, DATASET, OPTIONS);
-    log.commit(append(file("x", 1)).withWriter("w1", 5));
-    CommitResult replay = log.commit(append(file("x", 1)).withWriter("w1", 5));
+    DataFile committed = file("x", 1);
+    log.commit(append(committed).withWriter("w1", 5));
+    CommitResult replay = log.commit(append(committed).withWriter("w1", 5));
     CommitResult older = CommitLog.open(store, DATASET, OPTIONS).commit(append(file("x", 1)).withWriter("w1", 4));
     CommitResult otherWriter = log.commit(append(file("x", 1)).withWriter("w2", 5));
 
@@ -94,6 +95,24 @@ class CommitLogTest {
     assertThat(state.version()).isEqualTo(1);
     assertThat(state.files()).hasSize(2);
     assertThat(state.checkpoints()).isEqualTo(Map.of("w1", 5L, "w2", 5L));
+  }
+
+  @Test
+  void otherFilesUnderAWritersLatestCheckpointAreACollisionNotAReplay() throws IOException {
+    CommitLog log = CommitLog.open(store, DATASET, OPTIONS.withSnapshotInterval(1));
+    DataFile committed = file("x", 1);
+    log.commit(append(committed).withWriter("w1", 5));
+    DataFile other = file("x", 7);
+
+    // A reopened log (read from the snapshot just written) recognises it as well.
+    CommitLog reopened = CommitLog.open(store, DATASET, OPTIONS);
+    assertThatThrownBy(() -> reopened.commit(append(other).withWriter("w1", 5)))
+        .isInstanceOf(CheckpointCollisionException.class)
+        .hasMessageContaining("checkpoint 5 of writer w1")
+        .hasMessageContaining("dataset 'sales'")
+        .hasMessageContaining("7 rows");
+    assertThat(reopened.commit(append(committed).withWriter("w1", 5)).alreadyCommitted()).isTrue();
+    assertThat(CommitLog.open(store, DATASET, OPTIONS).state().files()).containsOnlyKeys(committed.label());
   }
 
   @Test
