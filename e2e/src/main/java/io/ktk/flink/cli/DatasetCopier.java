@@ -120,7 +120,7 @@ final class DatasetCopier {
       throw new ValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": its log there reads as"
           + " version " + copied.state().version() + " after copying version " + version);
     }
-    new PlateauPublisher().publish(copied);
+    copied.publish();
     return new Copied(version, objects, bytes);
   }
 

@@ -8,7 +8,6 @@ import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
-import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.store.ObjectStore;
@@ -72,7 +71,7 @@ final class IndexBuilder {
       readNewFiles(state, field, valuesByLabel, progress);
       try {
         CommitResult result = log.commit(CommitRequest.addIndex(column, index(state, field, valuesByLabel)));
-        long published = new PlateauPublisher().publish(log);
+        long published = log.publish();
         return new Built(result.version(), published, log.state().index(column).size(), valuesByLabel.size(), round);
       } catch (CommitConflictException lost) {
         if (round == MAX_ROUNDS) {

@@ -11,6 +11,8 @@ import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.DatasetMetadata;
+import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.nio.file.Path;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
@@ -123,6 +126,39 @@ class CubeTransactionTest {
       assertThat(CubeCommitLog.of(plain, "sales").latest().orElseThrow().checkpointId()).isEqualTo(1);
     }
     assertThat(pinned()).containsExactly(Map.entry("prices", 0L), Map.entry("seed", 0L), Map.entry("weather", 0L));
+  }
+
+  /** Seed and enrichment indexed on the same column each publish their own index file. */
+  @Test
+  void anEnrichmentIndexedLikeTheSeedPublishesItsOwnIndex() throws Exception {
+    store = new FaultyObjectStore(new LocalObjectStore(dir));
+    CubeSinkConfig config = CubeTestRows.sink(() -> store).build().config();
+    for (long checkpoint = 1; checkpoint <= 2; checkpoint++) {
+      List<RecordingCommitRequest> requests = new ArrayList<>();
+      for (RecordingCommitRequest request : requests(config, checkpoint)) {
+        FileBatch batch = request.batch;
+        if (batch.dataset().equals("sales++weather")) {
+          // The enrichment carries an index on its dimension column 'store', as the seed does.
+          batch = new FileBatch(batch.dataset(), batch.writerId(), batch.checkpointId(), batch.schema(),
+              batch.partitionColumns(), List.of("store"), batch.files(),
+              Map.of("store", Map.of(100 + checkpoint, List.of(batch.files().get(0).label()))), batch.writtenAtMillis());
+        }
+        requests.add(new RecordingCommitRequest(batch));
+      }
+      try (KartothekCommitter committer = new KartothekCommitter(config.datasets(), config.spec(),
+          new UnregisteredMetricsGroup())) {
+        committer.commit(List.copyOf(requests));
+      }
+    }
+    try (LocalObjectStore plain = new LocalObjectStore(dir)) {
+      for (String id : List.of("seed", "weather")) {
+        String key = DatasetMetadata.load(plain, "sales++" + id).orElseThrow().externalIndexKeys().get("store");
+        assertThat(key).as("index of %s", id).startsWith("sales++" + id + "/indices/store/");
+      }
+      String weatherIndex = DatasetMetadata.load(plain, "sales++weather").orElseThrow().externalIndexKeys().get("store");
+      assertThat(IndexFile.read(plain, weatherIndex, "store", new ArrowType.Int(64, true)))
+          .containsOnlyKeys(101L, 102L);
+    }
   }
 
   private Map<String, Long> pinned() throws Exception {

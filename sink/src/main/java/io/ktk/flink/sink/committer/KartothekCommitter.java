@@ -15,7 +15,6 @@ import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
-import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -90,7 +89,6 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private final Set<String> unpublished = new TreeSet<>();
   private ObjectStore store;
   private final Map<String, CommitLog> logs = new HashMap<>();
-  private PlateauPublisher publisher;
 
   public KartothekCommitter(KartothekSinkConfig config, MetricGroup metricGroup) {
     this(List.of(config), null, metricGroup);
@@ -208,7 +206,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     if (last != null && now - last < configs.get(dataset).publishMinInterval().toMillis()) {
       return -1;
     }
-    long published = publisher.publish(logs.get(dataset));
+    long published = logs.get(dataset).publish();
     lastPublished.put(dataset, now);
     unpublished.remove(dataset);
     return published;
@@ -244,7 +242,6 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private ObjectStore store() throws IOException {
     if (store == null) {
       store = storeFactory.open();
-      publisher = new PlateauPublisher();
     }
     return store;
   }
@@ -278,8 +275,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     if (store != null) {
       for (String dataset : List.copyOf(unpublished)) {
         try {
-          log(dataset);
-          publisher.publish(logs.get(dataset));
+          log(dataset).publish();
           unpublished.remove(dataset);
         } catch (IOException | RuntimeException e) {
           LOG.warn("Cannot publish the view of dataset '{}' on close; the next publication will", dataset, e);
@@ -291,7 +287,6 @@ public final class KartothekCommitter implements Committer<FileBatch> {
 
   private void release() throws IOException {
     logs.clear();
-    publisher = null;
     if (store != null) {
       ObjectStore closing = store;
       store = null;

@@ -32,6 +32,8 @@ public final class CommitLog {
   private final LogReader reader;
   private final Clock clock;
   private DatasetState state;
+  /** Publishes this dataset's view; its own, since it remembers the index files it wrote. */
+  private PlateauPublisher publisher;
 
   private CommitLog(ObjectStore store, String uuid, CommitLogOptions options, Clock clock, DatasetState state) {
     this.store = store;
@@ -84,6 +86,19 @@ public final class CommitLog {
   /** The state as this instance last saw it. Do not modify; {@link DatasetState#copy()} to keep it. */
   public DatasetState state() {
     return state;
+  }
+
+  /**
+   * Publishes the plateau view of the latest version ({@link PlateauPublisher}) with this log's
+   * publisher, which skips index files it wrote before for an unchanged index.
+   *
+   * @return the version the published view shows
+   */
+  public long publish() throws IOException {
+    if (publisher == null) {
+      publisher = new PlateauPublisher();
+    }
+    return publisher.publish(this);
   }
 
   /** Reads the versions committed by others since this instance last looked. */

@@ -27,7 +27,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * checks after its own write, so the last write is always followed by a check that sees the
  * latest version (docs/commit-log.md, "Publishing").
  *
- * <p>One instance per {@link CommitLog}; it remembers what it wrote to skip unchanged files.
+ * <p>One instance per {@link CommitLog} ({@link CommitLog#publish()}): it remembers the index files
+ * it wrote for that dataset, to skip unchanged ones.
  */
 public final class PlateauPublisher {
   /** Key in the published metadata naming the log version the view shows. */
