@@ -25,6 +25,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -42,13 +43,19 @@ class BadInputTest {
   @TempDir
   Path dir;
 
-  /** Test rows, except: id % 100 == 7 has no partition value, 13 a timestamp with nanoseconds, 21 no index value. */
+  /**
+   * Test rows, except: id % 100 == 7 has no partition value, 13 a timestamp with nanoseconds, 21 no
+   * index value; 33, 47 and 59 are a delete, an update's old row and its new row.
+   */
   private static RowData rowWithFaults(long id) {
     GenericRowData row = (GenericRowData) TestRows.row(id);
     switch ((int) (id % 100)) {
       case 7 -> row.setField(1, null);
       case 13 -> row.setField(5, TimestampData.fromLocalDateTime(TestRows.ts(id).plusNanos(1)));
       case 21 -> row.setField(2, null);
+      case 33 -> row.setRowKind(RowKind.DELETE);
+      case 47 -> row.setRowKind(RowKind.UPDATE_BEFORE);
+      case 59 -> row.setRowKind(RowKind.UPDATE_AFTER);
       default -> { }
     }
     return row;
@@ -56,7 +63,7 @@ class BadInputTest {
 
   private static boolean faulty(long id) {
     long rest = id % 100;
-    return rest == 7 || rest == 13 || rest == 21;
+    return rest == 7 || rest == 13 || rest == 21 || rest == 33 || rest == 47 || rest == 59;
   }
 
   @Test
@@ -113,9 +120,15 @@ class BadInputTest {
     env.execute("dead letters");
 
     List<RejectedRecord> rejected = new ArrayList<>(REJECTED.get("dead-letter"));
-    assertThat(rejected).hasSize((int) (3 * count / 100));
+    assertThat(rejected).hasSize((int) (6 * count / 100));
     for (RejectedRecord record : rejected) {
       long id = Long.parseLong(record.record().substring("+I{id=".length(), record.record().indexOf(',')));
+      assertThat(record.record()).as("row kind of %s", id).startsWith(switch ((int) (id % 100)) {
+        case 33 -> "-D{";
+        case 47 -> "-U{";
+        case 59 -> "+U{";
+        default -> "+I{";
+      });
       switch ((int) (id % 100)) {
         case 7 -> assertThat(record.reason())
             .isEqualTo("Cannot write to dataset 'events': column 'p' is a partition column and may not be null");
@@ -123,6 +136,12 @@ class BadInputTest {
             LocalDateTime.of(2024, 1, 1, 0, 0).plusSeconds(id).plusNanos(1000 * (id % 1000) + 1).toString());
         case 21 -> assertThat(record.reason())
             .isEqualTo("Cannot write to dataset 'events': column 'c' is an index column and may not be null");
+        case 33 -> assertThat(record.reason()).startsWith(
+            "Cannot write to dataset 'events': the row is a -D (DELETE) row, and the sink writes inserts (+I) only");
+        case 47 -> assertThat(record.reason()).startsWith(
+            "Cannot write to dataset 'events': the row is a -U (UPDATE_BEFORE) row");
+        case 59 -> assertThat(record.reason()).startsWith(
+            "Cannot write to dataset 'events': the row is a +U (UPDATE_AFTER) row");
         default -> throw new AssertionError("record " + record + " was rejected");
       }
     }

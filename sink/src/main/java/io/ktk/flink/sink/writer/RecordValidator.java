@@ -10,12 +10,15 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.apache.flink.types.RowKind;
 
 /**
  * Decides whether a record may be written to the dataset, and to which partition. A record is
  * refused, with a {@link ValidationException} naming dataset, column, value and rule, when
  *
  * <ul>
+ *   <li>it is not an insert ({@link RowKind#INSERT}): the datasets hold rows, not changes, and an
+ *       update or delete written as a row would corrupt them silently;
  *   <li>a partition, dimension or index column is null (Kartothek's key rule, {@link KeyColumns});
  *   <li>a timestamp, also one inside a list or struct, has a sub-microsecond part or lies
  *       outside the microsecond range ({@link TimestampCoercion});
@@ -101,6 +104,13 @@ public final class RecordValidator {
    * @throws ValidationException when the record breaks a rule
    */
   public int check(RowData row) {
+    if (row.getRowKind() != RowKind.INSERT) {
+      RowKind kind = row.getRowKind();
+      throw new ValidationException("Cannot write to dataset '" + dataset + "': the row is a " + kind.shortString()
+          + " (" + kind + ") row, and the sink writes inserts (+I) only; a changelog's updates and deletes would "
+          + "be stored as new rows. Write an insert-only stream (e.g. filter on the row kind, or convert the "
+          + "changelog to its final rows first)");
+    }
     for (int k = 0; k < keyPositions.length; k++) {
       if (row.isNullAt(keyPositions[k])) {
         KeyColumns.checkNotNull(dataset, rowType.getFieldNames().get(keyPositions[k]), keyRoles[k], null);
