@@ -192,7 +192,7 @@ public final class CommitLog {
     }
     String key = LogKeys.snapshot(uuid, state.version());
     try {
-      store.putIfAbsent(key, LogCodec.writeSnapshot(state));
+      store.putIfAbsent(key, SnapshotCodec.write(state));
     } catch (IOException | RuntimeException e) {
       // A snapshot is a cache: without it readers replay more entries, nothing else changes.
       LOG.warn("Cannot write snapshot {} of dataset '{}'; readers will replay more entries", key, uuid, e);

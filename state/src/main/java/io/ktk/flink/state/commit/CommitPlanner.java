@@ -44,7 +44,7 @@ final class CommitPlanner {
     List<String> newIndexColumns = new ArrayList<>();
     for (String column : request.indexColumns()) {
       if (!state.indexColumns().contains(column)) {
-        if (!creates && request.operation() != Operation.ADD_INDEX) {
+        if (!creates && request.operation() != Operation.ADD_INDEX && request.operation() != Operation.ADOPT_CHANGES) {
           throw new ValidationException("Cannot commit to dataset '" + dataset + "': column '" + column
               + "' is not indexed (indexed: " + state.indexColumns() + "); build the index over the existing "
               + "files first");
@@ -76,8 +76,20 @@ final class CommitPlanner {
     for (String partition : new TreeSet<>(request.replacedPartitions())) {
       removed.addAll(state.labelsIn(partition));
     }
+    if (request.operation() == Operation.REWRITE || request.operation() == Operation.ADOPT_CHANGES) {
+      checkRemovable(state, request);
+      removed.addAll(request.removedFiles());
+    }
+    if (request.operation() == Operation.EXPIRE && request.retainFrom() > state.version() + 1) {
+      throw new ValidationException("Cannot expire versions of dataset '" + dataset + "' before "
+          + request.retainFrom() + ": the latest version is " + state.version());
+    }
 
     Operation operation = creates ? Operation.CREATE : request.operation();
+    if (creates && request.operation() != Operation.APPEND && request.operation() != Operation.REPLACE_PARTITIONS) {
+      throw new ValidationException("Cannot " + request.operation().jsonName() + " dataset '" + dataset
+          + "': it does not exist");
+    }
     return new LogEntry(
         state.version() + 1,
         now,
@@ -91,7 +103,33 @@ final class CommitPlanner {
         removed,
         request.index(),
         request.metadata(),
-        request.cubeTransaction());
+        request.cubeTransaction(),
+        request.sequences(),
+        operation == Operation.EXPIRE ? Math.max(request.retainFrom(), state.retainedFrom()) : -1);
+  }
+
+  /**
+   * A rewrite removes files that exist, and covers every index column: otherwise it lost to a
+   * concurrent rewrite, replace or index build, and must be planned again.
+   */
+  private static void checkRemovable(DatasetState state, CommitRequest request) {
+    String dataset = state.uuid();
+    for (String label : request.removedFiles()) {
+      if (!state.files().containsKey(label)) {
+        throw new RewriteConflictException("Cannot " + request.operation().jsonName() + " files of dataset '"
+            + dataset + "': file '" + label + "' is no longer part of it (version " + state.version()
+            + "); another rewrite or a partition replace removed it first");
+      }
+    }
+    if (request.operation() == Operation.REWRITE && !request.files().isEmpty()) {
+      for (String column : state.indexColumns()) {
+        if (!request.index().containsKey(column)) {
+          throw new RewriteConflictException("Cannot rewrite files of dataset '" + dataset + "': it is indexed "
+              + "on column '" + column + "' (since a version after the rewrite was planned, or the rewrite "
+              + "ignored it) and the rewrite carries no index values for it");
+        }
+      }
+    }
   }
 
   private static void checkColumnsExist(String dataset, Schema schema, List<String> columns, String role) {

@@ -11,9 +11,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A change to commit to a dataset: files to add (and, for {@link Operation#REPLACE_PARTITIONS},
- * the physical partitions whose current files they replace), the schema the files were validated
- * against, index additions and metadata. When the dataset does not exist yet, the commit creates
- * it with {@code partitionKeys} and {@code indexColumns}.
+ * the physical partitions whose current files they replace; for {@link Operation#REWRITE}, the
+ * files they replace), the schema the files were validated against, index additions and metadata.
+ * When the dataset does not exist yet, the commit creates it with {@code partitionKeys} and
+ * {@code indexColumns}.
  *
  * @param writerId the writer's stable id, or null for a one-off commit
  * @param checkpointId with a writer id: the checkpoint this commit belongs to; makes replays idempotent
@@ -23,6 +24,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     REPLACE_PARTITIONS
  * @param cubeTransaction with a writer id and checkpoint id: the cube whose transaction this commit
  *     is part of ({@link CubeCommitLog}), or null
+ * @param removedFiles labels of the files a REWRITE or ADOPT_CHANGES removes; each must exist
+ * @param sequences for a REWRITE, per added label the version of the newest rows it holds
+ * @param retainFrom for an EXPIRE, the oldest version that stays readable; -1 otherwise
  */
 public record CommitRequest(
     Operation operation,
@@ -35,7 +39,10 @@ public record CommitRequest(
     Set<String> replacedPartitions,
     Map<String, Map<Object, List<String>>> index,
     Map<String, JsonNode> metadata,
-    String cubeTransaction) {
+    String cubeTransaction,
+    List<String> removedFiles,
+    Map<String, Long> sequences,
+    long retainFrom) {
 
   public CommitRequest {
     requireNonNull(operation, "operation is null");
@@ -46,6 +53,8 @@ public record CommitRequest(
     replacedPartitions = Set.copyOf(replacedPartitions);
     index = Map.copyOf(index);
     metadata = Map.copyOf(metadata);
+    removedFiles = List.copyOf(removedFiles);
+    sequences = Map.copyOf(sequences);
     if (operation == Operation.CREATE || operation == Operation.ADOPT) {
       throw new IllegalArgumentException(
           "Cannot request " + operation + ": a dataset is created by its first commit and adopted on open");
@@ -56,6 +65,15 @@ public record CommitRequest(
     if (!replacedPartitions.isEmpty() && operation != Operation.REPLACE_PARTITIONS) {
       throw new IllegalArgumentException("replaced partitions given for a " + operation.jsonName());
     }
+    if (!removedFiles.isEmpty() && operation != Operation.REWRITE && operation != Operation.ADOPT_CHANGES) {
+      throw new IllegalArgumentException("removed files given for a " + operation.jsonName());
+    }
+    if (!sequences.isEmpty() && operation != Operation.REWRITE) {
+      throw new IllegalArgumentException("sequences given for a " + operation.jsonName());
+    }
+    if ((operation == Operation.EXPIRE) != (retainFrom >= 0)) {
+      throw new IllegalArgumentException("retainFrom " + retainFrom + " given for a " + operation.jsonName());
+    }
     if (!files.isEmpty() && schema == null) {
       throw new IllegalArgumentException("files are added without the schema they were validated against");
     }
@@ -64,12 +82,12 @@ public record CommitRequest(
     }
   }
 
-  /** A request that is no part of a cube transaction. */
+  /** A request that is no part of a cube transaction and removes no named files. */
   public CommitRequest(Operation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
       List<String> indexColumns, Schema schema, List<DataFile> files, Set<String> replacedPartitions,
       Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
     this(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files, replacedPartitions, index,
-        metadata, null);
+        metadata, null, List.of(), Map.of(), -1);
   }
 
   /** An append of {@code files}, with the layout used if the dataset does not exist yet. */
@@ -86,6 +104,26 @@ public record CommitRequest(
   }
 
   /**
+   * Replaces the files {@code removed} by {@code added}, which hold the same rows (compaction).
+   * {@code sequences} gives, per added label, the version of the newest rows in the file; {@code
+   * index} gives the values of every index column of the dataset in the added files.
+   */
+  public static CommitRequest rewrite(Schema schema, List<String> removed, List<DataFile> added,
+      Map<String, Long> sequences, Map<String, Map<Object, List<String>>> index) {
+    return new CommitRequest(Operation.REWRITE, null, OptionalLong.empty(), List.of(), List.of(), schema, added,
+        Set.of(), index, Map.of(), null, removed, sequences, -1);
+  }
+
+  /** Marks the versions before {@code retainFrom} as expired ({@link LogExpiry}). */
+  public static CommitRequest expire(long retainFrom) {
+    if (retainFrom < 0) {
+      throw new IllegalArgumentException("retainFrom is negative: " + retainFrom);
+    }
+    return new CommitRequest(Operation.EXPIRE, null, OptionalLong.empty(), List.of(), List.of(), null, List.of(),
+        Set.of(), Map.of(), Map.of(), null, List.of(), Map.of(), retainFrom);
+  }
+
+  /**
    * Adds a secondary index on {@code column} over the files that exist: {@code values} maps each
    * value of the column (typed by the project's convention) to the labels of the files holding it.
    * When the column is indexed already, the values are added to its index.
@@ -99,22 +137,31 @@ public record CommitRequest(
 
   public CommitRequest withWriter(String writerId, long checkpointId) {
     return new CommitRequest(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.of(checkpointId),
-        partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata, cubeTransaction);
+        partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata, cubeTransaction,
+        removedFiles, sequences, retainFrom);
   }
 
   /** The same request as part of the transaction {@code (writerId, checkpointId)} of cube {@code cube}. */
   public CommitRequest withCubeTransaction(String cube) {
     return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
-        replacedPartitions, index, metadata, requireNonNull(cube, "cube is null"));
+        replacedPartitions, index, metadata, requireNonNull(cube, "cube is null"), removedFiles, sequences,
+        retainFrom);
   }
 
   public CommitRequest withIndex(List<String> indexColumns, Map<String, Map<Object, List<String>>> index) {
     return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
-        replacedPartitions, index, metadata, cubeTransaction);
+        replacedPartitions, index, metadata, cubeTransaction, removedFiles, sequences, retainFrom);
   }
 
   public CommitRequest withMetadata(Map<String, JsonNode> metadata) {
     return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
-        replacedPartitions, index, metadata, cubeTransaction);
+        replacedPartitions, index, metadata, cubeTransaction, removedFiles, sequences, retainFrom);
+  }
+
+  /** The same request with a writer id but no checkpoint (a one-off writer such as a compactor). */
+  public CommitRequest withWriterId(String writerId) {
+    return new CommitRequest(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.empty(),
+        partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata, cubeTransaction,
+        removedFiles, sequences, retainFrom);
   }
 }

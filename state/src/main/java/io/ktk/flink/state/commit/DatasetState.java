@@ -7,6 +7,7 @@ import io.ktk.flink.state.CorruptDatasetException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +44,14 @@ public final class DatasetState {
    * other files is a collision, not a replay. Absent when unknown (snapshots written before it).
    */
   private final Map<String, String> checkpointFirstFiles = new TreeMap<>();
+  /**
+   * Per label of a file removed from the dataset, the version that removed it, as long as a
+   * retained version still holds the file (removed at a version after {@link #retainedFrom}):
+   * garbage collection must keep it for readers of those versions.
+   */
+  private final Map<String, Long> removedIn = new HashMap<>();
+  /** The oldest version that can still be read; versions before it are expired. */
+  private long retainedFrom;
   /** Per index column, the version that last changed it; not persisted (a restored state says its own version). */
   private final Map<String, Long> indexChangedAt = new HashMap<>();
 
@@ -87,12 +96,29 @@ public final class DatasetState {
   }
 
   /**
-   * The version whose entry added the file {@code label}, or -1 when unknown (a snapshot written
-   * before this was recorded). Orders the files of a partition by when they were written: readers
+   * The version whose entry added the file {@code label} (for a file a {@link Operation#REWRITE}
+   * added: the version of the newest rows it holds), or -1 when unknown (a snapshot written before
+   * this was recorded). Orders the files of a partition by when their rows were written: readers
    * that find a cell in several files keep the row of the file written last.
    */
   public long addedIn(String label) {
     return addedIn.getOrDefault(label, -1L);
+  }
+
+  /**
+   * The oldest version a reader may ask for: {@link Operation#EXPIRE} entries move it forward, and
+   * the entries and snapshots of earlier versions may be gone. 0 while nothing expired.
+   */
+  public long retainedFrom() {
+    return retainedFrom;
+  }
+
+  /**
+   * Labels of files that are no longer part of the dataset but still part of a retained version,
+   * each with the version that removed it.
+   */
+  public Map<String, Long> removedFiles() {
+    return Collections.unmodifiableMap(removedIn);
   }
 
   /** The labels of the files in one physical partition ({@code p=1/q=a}). */
@@ -119,6 +145,17 @@ public final class DatasetState {
     Map<Object, List<String>> copy = new LinkedHashMap<>();
     index.forEach((value, labels) -> copy.put(fromMapKey(value), List.copyOf(labels)));
     return copy;
+  }
+
+  /**
+   * Calls {@code action} with each value of the index of {@code column} (binary as {@code
+   * byte[]}) and its labels, sorted, without copying the index.
+   */
+  public void forEachIndexValue(String column, java.util.function.BiConsumer<Object, Collection<String>> action) {
+    Map<Object, TreeSet<String>> index = indices.get(column);
+    if (index != null) {
+      index.forEach((value, labels) -> action.accept(fromMapKey(value), Collections.unmodifiableSet(labels)));
+    }
   }
 
   public Map<String, JsonNode> metadata() {
@@ -183,7 +220,9 @@ public final class DatasetState {
       schema = entry.schema();
     }
     for (String label : entry.removed()) {
-      files.remove(label);
+      if (files.remove(label) != null) {
+        removedIn.put(label, entry.version());
+      }
       addedIn.remove(label);
     }
     if (!entry.removed().isEmpty()) {
@@ -192,7 +231,11 @@ public final class DatasetState {
     }
     for (DataFile file : entry.added()) {
       files.put(file.label(), file);
-      addedIn.put(file.label(), entry.version());
+      addedIn.put(file.label(), entry.sequences().getOrDefault(file.label(), entry.version()));
+    }
+    if (entry.operation() == Operation.EXPIRE) {
+      retainedFrom = Math.max(retainedFrom, entry.retainFrom());
+      removedIn.values().removeIf(removedAt -> removedAt <= retainedFrom);
     }
     entry.index().forEach((column, values) -> {
       indexChangedAt.put(column, entry.version());
@@ -253,6 +296,8 @@ public final class DatasetState {
     copy.schema = schema;
     copy.files.putAll(files);
     copy.addedIn.putAll(addedIn);
+    copy.removedIn.putAll(removedIn);
+    copy.retainedFrom = retainedFrom;
     indices.forEach((column, index) -> {
       Map<Object, TreeSet<String>> indexCopy = new HashMap<>();
       index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
@@ -278,7 +323,9 @@ public final class DatasetState {
       Map<String, Map<Object, List<String>>> indices,
       Map<String, JsonNode> metadata,
       Map<String, Long> checkpoints,
-      Map<String, String> checkpointFirstFiles) {
+      Map<String, String> checkpointFirstFiles,
+      Map<String, Long> removedIn,
+      long retainedFrom) {
     DatasetState state = new DatasetState(uuid);
     state.version = version;
     state.lastModified = lastModified;
@@ -300,6 +347,12 @@ public final class DatasetState {
     });
     state.metadata.putAll(metadata);
     state.checkpoints.putAll(checkpoints);
+    state.retainedFrom = retainedFrom;
+    removedIn.forEach((label, removedAt) -> {
+      if (removedAt > retainedFrom) {
+        state.removedIn.put(label, removedAt);
+      }
+    });
     checkpointFirstFiles.forEach((writer, label) -> {
       if (checkpoints.containsKey(writer)) {
         state.checkpointFirstFiles.put(writer, label);

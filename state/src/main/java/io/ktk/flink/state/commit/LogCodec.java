@@ -27,7 +27,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class LogCodec {
   static final String ENTRY_FORMAT = "ktk-flink-log";
-  static final String SNAPSHOT_FORMAT = "ktk-flink-snapshot";
   static final int FORMAT_VERSION = 1;
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,6 +60,14 @@ final class LogCodec {
       root.set("schema", schemaJson(entry.schema()));
     }
     writeFiles(root, entry.added(), "add");
+    if (!entry.sequences().isEmpty()) {
+      for (JsonNode file : root.get("add")) {
+        ((ObjectNode) file).put("seq", entry.sequences().get(file.get("label").asText()));
+      }
+    }
+    if (entry.retainFrom() >= 0) {
+      root.put("retain_from", entry.retainFrom());
+    }
     if (!entry.removed().isEmpty()) {
       stringArray(root.putArray("remove"), entry.removed());
     }
@@ -97,6 +104,15 @@ final class LogCodec {
     if (root.has("metadata")) {
       root.get("metadata").fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue()));
     }
+    Map<String, Long> sequences = new HashMap<>();
+    if (root.has("add")) {
+      for (JsonNode file : root.get("add")) {
+        if (file.has("seq")) {
+          sequences.put(file.path("label").asText(), file.get("seq").asLong(-1));
+        }
+      }
+    }
+    long retainFrom = root.has("retain_from") ? requiredLong(root, "retain_from", location) : -1;
     try {
       return new LogEntry(
           version,
@@ -111,7 +127,9 @@ final class LogCodec {
           strings(root.get("remove"), location),
           readIndices(root.get("index"), indexSchema, location),
           metadata,
-          root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null);
+          root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null,
+          sequences,
+          retainFrom);
     } catch (IllegalArgumentException e) {
       throw corrupt(location, e.getMessage());
     }
@@ -131,84 +149,6 @@ final class LogCodec {
         root.hasNonNull("writer_id") ? root.get("writer_id").asText() : null,
         root.hasNonNull("checkpoint_id") ? OptionalLong.of(root.get("checkpoint_id").asLong()) : OptionalLong.empty(),
         root.hasNonNull("cube_transaction") ? root.get("cube_transaction").asText() : null);
-  }
-
-  // ---------------------------------------------------------------- snapshots
-
-  static byte[] writeSnapshot(DatasetState state) {
-    ObjectNode root = JSON.createObjectNode();
-    root.put("format", SNAPSHOT_FORMAT);
-    root.put("format_version", FORMAT_VERSION);
-    root.put("uuid", state.uuid());
-    root.put("version", state.version());
-    root.put("timestamp", state.lastModified().toString());
-    stringArray(root.putArray("partition_keys"), state.partitionKeys());
-    stringArray(root.putArray("index_columns"), state.indexColumns());
-    if (state.schema() != null) {
-      root.set("schema", schemaJson(state.schema()));
-    }
-    writeFiles(root, state.files().values(), "files");
-    writeAddedIn(root, state);
-    Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
-    for (String column : state.indexColumns()) {
-      indices.put(column, state.index(column));
-    }
-    root.set("indices", indicesJson(indices, state.schema()));
-    ObjectNode metadata = root.putObject("metadata");
-    state.metadata().forEach(metadata::set);
-    ObjectNode checkpoints = root.putObject("checkpoints");
-    state.checkpoints().forEach(checkpoints::put);
-    ObjectNode firstFiles = root.putObject("checkpoint_first_files");
-    state.checkpointFirstFiles().forEach(firstFiles::put);
-    return Zstd.compress(bytes(root), 3);
-  }
-
-  static DatasetState readSnapshot(byte[] compressed, String location) {
-    byte[] data;
-    try {
-      long size = Zstd.getFrameContentSize(compressed);
-      if (size <= 0 || size > Integer.MAX_VALUE) {
-        throw corrupt(location, "not a zstd frame with a known size");
-      }
-      data = Zstd.decompress(compressed, (int) size);
-    } catch (RuntimeException e) {
-      if (e instanceof CorruptDatasetException corrupt) {
-        throw corrupt;
-      }
-      throw new CorruptDatasetException("Cannot read snapshot " + location + ": " + e.getMessage(), e);
-    }
-    JsonNode root = parse(data, location);
-    checkFormat(root, SNAPSHOT_FORMAT, location);
-    Schema schema = root.has("schema") ? readSchema(root.get("schema"), location) : null;
-    Map<String, JsonNode> metadata = new LinkedHashMap<>();
-    if (root.has("metadata")) {
-      root.get("metadata").fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue()));
-    }
-    Map<String, Long> checkpoints = new HashMap<>();
-    if (root.has("checkpoints")) {
-      root.get("checkpoints").fields().forEachRemaining(e -> checkpoints.put(e.getKey(), e.getValue().asLong()));
-    }
-    Map<String, String> firstFiles = new HashMap<>();
-    if (root.has("checkpoint_first_files")) {
-      root.get("checkpoint_first_files").fields().forEachRemaining(e -> firstFiles.put(e.getKey(), e.getValue().asText()));
-    }
-    try {
-      return DatasetState.restore(
-          requiredText(root, "uuid", location),
-          requiredLong(root, "version", location),
-          timestamp(root, location),
-          strings(root.get("partition_keys"), location),
-          new TreeSet<>(strings(root.get("index_columns"), location)),
-          schema,
-          readFiles(root, "files", location),
-          readAddedIn(root, location),
-          readIndices(root.get("indices"), schema, location),
-          metadata,
-          checkpoints,
-          firstFiles);
-    } catch (IllegalArgumentException e) {
-      throw corrupt(location, e.getMessage());
-    }
   }
 
   // ---------------------------------------------------------------- parts
@@ -236,38 +176,6 @@ final class LogCodec {
       root.set("schemas", schemas);
       root.set(field, array);
     }
-  }
-
-  /** {@code "added_in": {"<label>": version}}: which version added each file (absent in older snapshots). */
-  private static void writeAddedIn(ObjectNode root, DatasetState state) {
-    ObjectNode node = JSON.createObjectNode();
-    for (String label : state.files().keySet()) {
-      long version = state.addedIn(label);
-      if (version >= 0) {
-        node.put(label, version);
-      }
-    }
-    if (!node.isEmpty()) {
-      root.set("added_in", node);
-    }
-  }
-
-  private static Map<String, Long> readAddedIn(JsonNode root, String location) {
-    JsonNode node = root.get("added_in");
-    if (node == null) {
-      return Map.of();
-    }
-    if (!node.isObject()) {
-      throw corrupt(location, "'added_in' is not an object");
-    }
-    Map<String, Long> addedIn = new HashMap<>();
-    node.fields().forEachRemaining(e -> {
-      if (!e.getValue().isIntegralNumber() || e.getValue().longValue() < 0) {
-        throw corrupt(location, "'added_in' of file " + e.getKey() + " is " + e.getValue() + ", expected a version");
-      }
-      addedIn.put(e.getKey(), e.getValue().longValue());
-    });
-    return addedIn;
   }
 
   private static List<DataFile> readFiles(JsonNode root, String field, String location) {

@@ -21,6 +21,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param cubeTransaction the cube whose transaction {@code (writerId, checkpointId)} this entry is
  *     part of, or null: cube readers see the entry only once the cube's log records the transaction
  *     ({@link CubeCommitLog})
+ * @param sequences for a REWRITE, per added label the version of the newest rows the file holds
+ *     (it orders the file among its partition's files); empty otherwise
+ * @param retainFrom for an EXPIRE, the oldest version that stays readable; -1 otherwise
  */
 public record LogEntry(
     long version,
@@ -35,7 +38,9 @@ public record LogEntry(
     List<String> removed,
     Map<String, Map<Object, List<String>>> index,
     Map<String, JsonNode> metadata,
-    String cubeTransaction) {
+    String cubeTransaction,
+    Map<String, Long> sequences,
+    long retainFrom) {
 
   public LogEntry {
     if (version < 0) {
@@ -50,6 +55,22 @@ public record LogEntry(
     removed = List.copyOf(removed);
     index = Map.copyOf(index);
     metadata = Map.copyOf(metadata);
+    sequences = Map.copyOf(sequences);
+    if (operation == Operation.REWRITE) {
+      for (DataFile file : added) {
+        Long sequence = sequences.get(file.label());
+        if (sequence == null || sequence < 0 || sequence >= version) {
+          throw new IllegalArgumentException("rewritten file " + file.label() + " has sequence " + sequence
+              + "; a rewrite's file holds rows of an earlier version");
+        }
+      }
+    } else if (!sequences.isEmpty()) {
+      throw new IllegalArgumentException("sequences are given for a " + operation.jsonName());
+    }
+    if ((operation == Operation.EXPIRE) != (retainFrom >= 0) || retainFrom > version) {
+      throw new IllegalArgumentException("retain_from " + retainFrom + " for a " + operation.jsonName()
+          + " of version " + version);
+    }
     if (checkpointId.isPresent() && writerId == null) {
       throw new IllegalArgumentException("a checkpoint id needs a writer id");
     }
@@ -63,7 +84,7 @@ public record LogEntry(
       List<String> partitionKeys, List<String> indexColumns, Schema schema, List<DataFile> added,
       List<String> removed, Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
     this(version, timestamp, writerId, checkpointId, operation, partitionKeys, indexColumns, schema, added, removed,
-        index, metadata, null);
+        index, metadata, null, Map.of(), -1);
   }
 
   /** Whether this entry was written by {@code writerId} for {@code checkpointId}. */

@@ -100,7 +100,7 @@ public final class LogReader {
       return new DatasetState(uuid);
     }
     String key = LogKeys.snapshot(uuid, best);
-    DatasetState state = LogCodec.readSnapshot(store.get(key), store.url() + key);
+    DatasetState state = SnapshotCodec.read(store.get(key), store.url() + key);
     if (!state.uuid().equals(uuid) || state.version() != best) {
       throw new CorruptDatasetException("Cannot read snapshot " + store.url() + key + ": it holds dataset '"
           + state.uuid() + "' at version " + state.version());

@@ -56,8 +56,7 @@ class CommitLogConcurrencyTest {
             publisher.publish(log);
             if (checkpoint % 10 == 0) {
               // A replay of a committed checkpoint, as after a restore, changes nothing.
-              CommitResult replay =
-                  log.commit(CommitLogTest.append(CommitLogTest.file(writerId, 1)).withWriter(writerId, checkpoint));
+              CommitResult replay = log.commit(CommitLogTest.append(file).withWriter(writerId, checkpoint));
               assertThat(replay.alreadyCommitted()).isTrue();
             }
           }
