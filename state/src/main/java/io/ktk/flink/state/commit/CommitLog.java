@@ -2,11 +2,14 @@ package io.ktk.flink.state.commit;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,25 +34,40 @@ public final class CommitLog {
   private final CommitLogOptions options;
   private final LogReader reader;
   private final Clock clock;
+  private final PublishedViewCheck viewCheck;
   private DatasetState state;
   /** Publishes this dataset's view; its own, since it remembers the index files it wrote. */
   private PlateauPublisher publisher;
 
-  private CommitLog(ObjectStore store, String uuid, CommitLogOptions options, Clock clock, DatasetState state) {
+  private CommitLog(ObjectStore store, String uuid, CommitLogOptions options, Clock clock, DatasetState state,
+      PublishedViewCheck viewCheck) {
     this.store = store;
     this.uuid = uuid;
     this.options = options;
     this.reader = new LogReader(store, uuid);
     this.clock = clock;
     this.state = state;
+    this.viewCheck = viewCheck;
   }
 
   /** Opens the log of dataset {@code uuid}, reading its latest state (version -1 if it has none). */
   public static CommitLog open(ObjectStore store, String uuid, CommitLogOptions options) throws IOException {
+    return open(store, uuid, options, new PublishedViewCheck(uuid));
+  }
+
+  /**
+   * Opens the log of dataset {@code uuid} with a {@link PublishedViewCheck} shared by this
+   * process's writers of the dataset (a committer and its publisher), so that each knows the view
+   * the other published.
+   */
+  public static CommitLog open(ObjectStore store, String uuid, CommitLogOptions options, PublishedViewCheck viewCheck)
+      throws IOException {
     requireNonNull(store, "store is null");
     requireNonNull(uuid, "uuid is null");
     requireNonNull(options, "options is null");
-    CommitLog log = new CommitLog(store, uuid, options, Clock.systemUTC(), new LogReader(store, uuid).latest());
+    requireNonNull(viewCheck, "viewCheck is null");
+    CommitLog log = new CommitLog(store, uuid, options, Clock.systemUTC(), new LogReader(store, uuid).latest(),
+        viewCheck);
     if (!log.state.exists()) {
       log.adoptPlateauDataset();
     }
@@ -66,6 +84,13 @@ public final class CommitLog {
       return;
     }
     LogEntry entry = adoption.get();
+    if (entry.metadata().containsKey(PlateauPublisher.LOG_VERSION_KEY)) {
+      throw new CorruptDatasetException("Cannot write to dataset '" + uuid + "' in " + store.url() + ": its "
+          + "published view was published from log version " + entry.metadata().get(PlateauPublisher.LOG_VERSION_KEY)
+          + ", but the log (" + LogKeys.logPrefix(uuid) + ") is gone. Adopting the view as a new log would lose "
+          + "the log's history and reuse its versions; restore the log (from a backup or the bucket's object "
+          + "versions) before writing again");
+    }
     if (claim(0, LogCodec.writeEntry(entry, entry.schema()))) {
       LOG.info("Dataset '{}' in {}: adopted the plateau dataset with {} files as version 0",
           uuid, store.url(), entry.added().size());
@@ -116,6 +141,48 @@ public final class CommitLog {
    */
   public CommitResult commit(CommitRequest request) throws IOException {
     requireNonNull(request, "request is null");
+    adoptForeignChanges();
+    return commitChange(request);
+  }
+
+  /**
+   * Takes over, as a version of its own, what another writer (plateau) changed in the published
+   * view since this project published it ({@link PublishedViewCheck}), so that no commit or
+   * publication built on the log drops it.
+   *
+   * @return the version that adopted the change, or -1 when there was none
+   * @throws CorruptDatasetException when the view shows a version the log does not have
+   */
+  public long adoptForeignChanges() throws IOException {
+    if (!state.exists()) {
+      return -1;
+    }
+    for (int attempt = 1; ; attempt++) {
+      Optional<CommitRequest> adoption = viewCheck.check(store, state, reader);
+      if (adoption.isEmpty()) {
+        return -1;
+      }
+      try {
+        CommitResult result = commitChange(adoption.get());
+        LOG.info("Dataset '{}' in {}: adopted another writer's change to the published view as version {}", uuid,
+            store.url(), result.version());
+        return result.version();
+      } catch (ValidationException | RewriteConflictException e) {
+        // Another writer of this project adopted the same change first: look again.
+        if (attempt >= 3) {
+          throw e;
+        }
+        reader.catchUp(state);
+      }
+    }
+  }
+
+  /** The view check this log's commits and publications share. */
+  PublishedViewCheck viewCheck() {
+    return viewCheck;
+  }
+
+  private CommitResult commitChange(CommitRequest request) throws IOException {
     for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
       if (request.checkpointId().isPresent()
           && state.hasCommitted(request.writerId(), request.checkpointId().getAsLong())) {
@@ -193,6 +260,7 @@ public final class CommitLog {
     String key = LogKeys.snapshot(uuid, state.version());
     try {
       store.putIfAbsent(key, SnapshotCodec.write(state));
+      LogHint.write(store, uuid, state.version());
     } catch (IOException | RuntimeException e) {
       // A snapshot is a cache: without it readers replay more entries, nothing else changes.
       LOG.warn("Cannot write snapshot {} of dataset '{}'; readers will replay more entries", key, uuid, e);

@@ -25,6 +25,15 @@ public final class LogKeys {
     return DatasetKeys.logVersion(uuid, key);
   }
 
+  /**
+   * {@code <uuid>/_ktk_log/_hint.json}: the newest snapshot's version, so that opening a log reads
+   * that snapshot without listing the others. Advisory: a stale or missing hint costs a listing,
+   * never correctness.
+   */
+  static String hint(String uuid) {
+    return logPrefix(uuid) + "_hint.json";
+  }
+
   /** {@code <uuid>/_ktk_log/snapshots/}. */
   public static String snapshotPrefix(String uuid) {
     return logPrefix(uuid) + "snapshots/";

@@ -6,11 +6,17 @@ import io.ktk.flink.state.store.ObjectInfo;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.util.Iterator;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Reads a dataset's state from its log: the newest snapshot at or below the wanted version, then
  * the entries after it. Reading never writes.
+ *
+ * <p>Opening the latest state costs a bounded number of store calls whatever the log's length:
+ * the hint names the newest snapshot ({@link LogHint}), and one listing finds the entries after it
+ * (at most the snapshot interval of them). Without a hint, the snapshots are listed, which
+ * expiry keeps few.
  */
 public final class LogReader {
   private final ObjectStore store;
@@ -21,9 +27,9 @@ public final class LogReader {
     this.uuid = uuid;
   }
 
-  /** Whether the dataset has a log (version 0 exists). */
+  /** Whether the dataset has a log: version 0, or (once expiry removed it) a snapshot. */
   public boolean hasLog() throws IOException {
-    return store.head(LogKeys.entry(uuid, 0)).isPresent();
+    return store.head(LogKeys.entry(uuid, 0)).isPresent() || store.list(LogKeys.snapshotPrefix(uuid)).hasNext();
   }
 
   /** The state at the latest version; a state with version -1 when there is no log. */
@@ -48,9 +54,22 @@ public final class LogReader {
    * latest).
    */
   public DatasetState at(long version) throws IOException {
-    DatasetState state = newestSnapshotAtOrBelow(version);
+    DatasetState state = startingState(version);
     catchUpByListing(state, version);
     return state;
+  }
+
+  /** The hinted snapshot when it is at or below {@code version}, else the newest one listed. */
+  private DatasetState startingState(long version) throws IOException {
+    Optional<Long> hinted = LogHint.read(store, uuid);
+    if (hinted.isPresent() && hinted.get() <= version) {
+      try {
+        return readSnapshot(hinted.get());
+      } catch (NoSuchObjectException expired) {
+        // deleted by expiry since the hint was written: list the snapshots there are
+      }
+    }
+    return newestSnapshotAtOrBelow(version);
   }
 
   /**
@@ -72,6 +91,15 @@ public final class LogReader {
 
   /** Reads the entry of {@code version}, or null if it does not exist. */
   LogEntry readEntryIfPresent(long version, DatasetState stateBefore) throws IOException {
+    return readEntryIfPresent(version, stateBefore.schema());
+  }
+
+  /**
+   * Reads the entry of {@code version}, or null if it does not exist; {@code schemaBefore} types
+   * its index values unless the entry carries a schema.
+   */
+  LogEntry readEntryIfPresent(long version, org.apache.arrow.vector.types.pojo.Schema schemaBefore)
+      throws IOException {
     String key = LogKeys.entry(uuid, version);
     byte[] data;
     try {
@@ -79,7 +107,7 @@ public final class LogReader {
     } catch (NoSuchObjectException e) {
       return null;
     }
-    LogEntry entry = LogCodec.readEntry(data, store.url() + key, stateBefore.schema());
+    LogEntry entry = LogCodec.readEntry(data, store.url() + key, schemaBefore);
     if (entry.version() != version) {
       throw new CorruptDatasetException(
           "Cannot read " + store.url() + key + ": it says it is version " + entry.version());
@@ -99,6 +127,11 @@ public final class LogReader {
     if (best < 0) {
       return new DatasetState(uuid);
     }
+    return readSnapshot(best);
+  }
+
+  private DatasetState readSnapshot(long snapshotVersion) throws IOException {
+    long best = snapshotVersion;
     String key = LogKeys.snapshot(uuid, best);
     DatasetState state = SnapshotCodec.read(store.get(key), store.url() + key);
     if (!state.uuid().equals(uuid) || state.version() != best) {
@@ -106,6 +139,18 @@ public final class LogReader {
           + state.uuid() + "' at version " + state.version());
     }
     return state;
+  }
+
+  /** The version of the oldest snapshot, or -1 when there is none. */
+  private long oldestSnapshot() throws IOException {
+    Iterator<ObjectInfo> snapshots = store.list(LogKeys.snapshotPrefix(uuid));
+    while (snapshots.hasNext()) {
+      OptionalLong snapshotVersion = LogKeys.snapshotVersion(uuid, snapshots.next().key());
+      if (snapshotVersion.isPresent()) {
+        return snapshotVersion.getAsLong(); // listed in key order, which is version order
+      }
+    }
+    return -1;
   }
 
   private void catchUpByListing(DatasetState state, long upTo) throws IOException {
@@ -119,6 +164,13 @@ public final class LogReader {
       long version = next.getAsLong();
       if (version > upTo) {
         return;
+      }
+      if (version != state.version() + 1 && state.version() < 0) {
+        long oldest = oldestSnapshot();
+        if (oldest >= 0 && upTo < oldest) {
+          throw new VersionExpiredException("Cannot read version " + upTo + " of dataset '" + uuid + "' in "
+              + store.url() + ": it expired; the log retains versions from " + oldest + " on", oldest);
+        }
       }
       if (version != state.version() + 1) {
         throw new CorruptDatasetException("Cannot read the log of dataset '" + uuid + "' in " + store.url()

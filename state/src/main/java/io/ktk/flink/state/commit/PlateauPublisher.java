@@ -2,6 +2,7 @@ package io.ktk.flink.state.commit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
@@ -55,8 +56,10 @@ public final class PlateauPublisher {
    */
   public long publish(CommitLog log) throws IOException {
     while (true) {
+      // Never overwrite what another writer changed in the view: the log takes it over first.
+      log.adoptForeignChanges();
       DatasetState state = log.state();
-      publishVersion(log.store(), state);
+      publishVersion(log.store(), state, log.viewCheck());
       long published = state.version();
       if (log.refresh().version() == published) {
         return published;
@@ -64,7 +67,8 @@ public final class PlateauPublisher {
     }
   }
 
-  private void publishVersion(ObjectStore store, DatasetState state) throws IOException {
+  private void publishVersion(ObjectStore store, DatasetState state, PublishedViewCheck viewCheck)
+      throws IOException {
     String uuid = state.uuid();
     Map<String, String> indexKeys = new TreeMap<>();
     for (String column : state.indexColumns()) {
@@ -89,7 +93,12 @@ public final class PlateauPublisher {
     }
     Map<String, JsonNode> metadata = new HashMap<>(state.metadata());
     metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
+    metadata.put(ViewDigest.METADATA_KEY, TextNode.valueOf(ViewDigest.of(fileKeys, indexKeys)));
     DatasetMetadata view = DatasetMetadata.of(uuid, state.partitionKeys(), fileKeys, indexKeys, metadata);
-    store.put(DatasetKeys.metadataJsonKey(uuid), DatasetMetadataJson.write(view));
+    String key = DatasetKeys.metadataJsonKey(uuid);
+    byte[] json = DatasetMetadataJson.write(view);
+    store.put(key, json);
+    // Another writer may have written the view since: only an object of our size is taken for ours.
+    store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);
   }
 }

@@ -203,7 +203,9 @@ class PlateauViewTest {
     CommitLog log = CommitLog.open(store, "events", CommitLogOptions.DEFAULTS);
     PlateauPublisher publisher = new PlateauPublisher();
     LocalDate day = LocalDate.of(2024, 1, 1);
-    commitFile(log, day, 1);
+    DataFile replaced = writeFile("events", day, 1);
+    log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(replaced))
+        .withIndex(List.of("c"), indexOf(replaced, 1)));
     publisher.publish(log);
     DataFile kept = writeFile("events", LocalDate.of(2024, 1, 2), 2);
     log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(kept)).withIndex(List.of(), indexOf(kept, 2)));
@@ -216,15 +218,24 @@ class PlateauViewTest {
     List<String> before = keys("events/");
     GarbageCollector.Result young = GarbageCollector.collect(store, "events", Duration.ofDays(1), Instant.now(), false);
     assertThat(young.deleted()).isEmpty();
-    assertThat(young.tooYoung()).isEqualTo(3); // the replaced file, the orphan, the first index file
+    assertThat(young.tooYoung()).isEqualTo(2); // the orphan, the first index file
     assertThat(keys("events/")).isEqualTo(before);
 
+    // The replaced file is part of versions 0 and 1, which are retained: only the orphan and the
+    // superseded index file go.
     Instant twoDaysLater = Instant.now().plus(Duration.ofDays(2));
     GarbageCollector.Result dry = GarbageCollector.collect(store, "events", Duration.ofDays(1), twoDaysLater, true);
     assertThat(keys("events/")).isEqualTo(before);
     GarbageCollector.Result old = GarbageCollector.collect(store, "events", Duration.ofDays(1), twoDaysLater, false);
-    assertThat(old.deleted()).isEqualTo(dry.deleted()).hasSize(3).contains(orphan.key("events"));
-    assertThat(old.deleted()).noneMatch(key -> key.contains(kept.label()) || key.contains(replacement.label()));
+    assertThat(old.deleted()).isEqualTo(dry.deleted()).hasSize(2).contains(orphan.key("events"));
+    assertThat(old.deleted()).noneMatch(key -> key.contains(kept.label()) || key.contains(replacement.label())
+        || key.contains(replaced.label()));
+
+    // Once versions 0 and 1 expire, the replaced file is garbage too.
+    LogExpiry.expire(log, Duration.ofDays(1), 1, twoDaysLater, false);
+    GarbageCollector.Result expired = GarbageCollector.collect(store, "events", Duration.ofDays(1), twoDaysLater,
+        false);
+    assertThat(expired.deleted()).containsExactly(replaced.key("events"));
 
     DatasetSnapshot snapshot = DatasetSnapshot.latest(store, "events");
     for (DataFile file : snapshot.partitions().stream().flatMap(p -> p.files().stream()).toList()) {
@@ -235,6 +246,9 @@ class PlateauViewTest {
     assertThatThrownBy(() -> GarbageCollector.collect(store, "nothing", Duration.ofDays(1), twoDaysLater, false))
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("'nothing'");
+    assertThatThrownBy(() -> GarbageCollector.collect(store, "events", Duration.ofMinutes(5), twoDaysLater, false))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("safety age of PT5M: it is below the floor of PT1H");
   }
 
   @Test

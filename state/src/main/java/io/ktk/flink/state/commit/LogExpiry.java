@@ -1,0 +1,155 @@
+package io.ktk.flink.state.commit;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.state.metadata.DatasetMetadata;
+import io.ktk.flink.state.store.NoSuchObjectException;
+import io.ktk.flink.state.store.ObjectInfo;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bounds a dataset's log: versions older than a retention, beyond the last few, expire. Expiry
+ * commits an {@link Operation#EXPIRE} entry naming the oldest version kept (from then on, readers
+ * asking for an older one get {@link VersionExpiredException}, and files only expired versions held
+ * become garbage for {@link GarbageCollector}), writes a snapshot of that oldest version if it has
+ * none, then deletes the entries and snapshots before it and the index files that superseded
+ * views referenced.
+ *
+ * <p>What a restored job needs to recognise its replays survives: each writer's last checkpoint id
+ * is part of the state, hence of every snapshot.
+ */
+public final class LogExpiry {
+  private static final Logger LOG = LoggerFactory.getLogger(LogExpiry.class);
+  /** Versions younger than this are kept, by default. */
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+  /** The last this many versions are kept whatever their age, by default. */
+  public static final int DEFAULT_RETAIN_LAST = 10;
+
+  private LogExpiry() {}
+
+  /**
+   * What an expiry did.
+   *
+   * @param retainedFrom the oldest version readable afterwards
+   * @param expireVersion the version of the EXPIRE entry committed, or -1 when nothing new expired
+   * @param deleted the keys deleted (or, in a dry run, that would be): entries, snapshots, index files
+   */
+  public record Result(long retainedFrom, long expireVersion, List<String> deleted) {
+    public Result {
+      deleted = List.copyOf(deleted);
+    }
+  }
+
+  /**
+   * Expires the versions of {@code log}'s dataset that are older than {@code retention} and not
+   * among the last {@code retainLast}.
+   */
+  public static Result expire(CommitLog log, Duration retention, int retainLast, Instant now, boolean dryRun)
+      throws IOException {
+    requireNonNull(retention, "retention is null");
+    if (retention.isNegative() || retainLast < 1) {
+      throw new IllegalArgumentException("Cannot expire versions of dataset '" + log.uuid() + "': retention "
+          + retention + " and retain-last " + retainLast + " must be positive");
+    }
+    ObjectStore store = log.store();
+    String uuid = log.uuid();
+    DatasetState latest = log.refresh();
+    if (!latest.exists()) {
+      return new Result(0, -1, List.of());
+    }
+    Instant cutoff = now.minus(retention);
+    List<ObjectInfo> entries = new ArrayList<>();
+    long firstYoung = latest.version();
+    Iterator<ObjectInfo> listed = store.list(LogKeys.logPrefix(uuid));
+    while (listed.hasNext()) {
+      ObjectInfo object = listed.next();
+      OptionalLong version = LogKeys.entryVersion(uuid, object.key());
+      if (version.isPresent()) {
+        entries.add(object);
+        if (!object.lastModified().isBefore(cutoff)) {
+          firstYoung = Math.min(firstYoung, version.getAsLong());
+        }
+      }
+    }
+    long retainFrom = Math.max(0, Math.min(latest.version() - retainLast + 1, firstYoung));
+    long expireVersion = -1;
+    if (retainFrom > latest.retainedFrom() && !dryRun) {
+      writeSnapshotIfMissing(log, retainFrom);
+      expireVersion = log.commit(CommitRequest.expire(retainFrom)).version();
+      LOG.info("Dataset '{}' in {}: versions before {} expired (version {})", uuid, store.url(), retainFrom,
+          expireVersion);
+    }
+    long retained = dryRun ? Math.max(retainFrom, latest.retainedFrom()) : log.state().retainedFrom();
+
+    List<String> deleted = new ArrayList<>();
+    for (ObjectInfo entry : entries) {
+      if (LogKeys.entryVersion(uuid, entry.key()).getAsLong() < retained) {
+        deleted.add(entry.key());
+      }
+    }
+    Iterator<ObjectInfo> snapshots = store.list(LogKeys.snapshotPrefix(uuid));
+    while (snapshots.hasNext()) {
+      String key = snapshots.next().key();
+      OptionalLong version = LogKeys.snapshotVersion(uuid, key);
+      if (version.isPresent() && version.getAsLong() < retained) {
+        deleted.add(key);
+      }
+    }
+    deleted.addAll(supersededIndexFiles(store, uuid, cutoff));
+    if (!dryRun) {
+      for (String key : deleted) {
+        try {
+          store.delete(key);
+        } catch (NoSuchObjectException gone) {
+          // another expiry deleted it
+        }
+      }
+    }
+    return new Result(retained, expireVersion, deleted);
+  }
+
+  /** The state at {@code version} becomes a snapshot, so that readers start there once older entries are gone. */
+  private static void writeSnapshotIfMissing(CommitLog log, long version) throws IOException {
+    ObjectStore store = log.store();
+    String key = LogKeys.snapshot(log.uuid(), version);
+    if (store.head(key).isPresent()) {
+      return;
+    }
+    DatasetState state = new LogReader(store, log.uuid()).at(version);
+    store.putIfAbsent(key, SnapshotCodec.write(state));
+    Optional<Long> hinted = LogHint.read(store, log.uuid());
+    if (hinted.isEmpty() || hinted.get() < version) {
+      LogHint.write(store, log.uuid(), version);
+    }
+  }
+
+  /** Index files the published view does not name, older than {@code cutoff}: earlier views' indices. */
+  private static List<String> supersededIndexFiles(ObjectStore store, String uuid, Instant cutoff) throws IOException {
+    Optional<DatasetMetadata> view = DatasetMetadata.load(store, uuid);
+    if (view.isEmpty()) {
+      return List.of();
+    }
+    Set<String> current = new HashSet<>(view.get().externalIndexKeys().values());
+    List<String> superseded = new ArrayList<>();
+    Iterator<ObjectInfo> indices = store.list(uuid + "/indices/");
+    while (indices.hasNext()) {
+      ObjectInfo index = indices.next();
+      if (!current.contains(index.key()) && index.lastModified().isBefore(cutoff)) {
+        superseded.add(index.key());
+      }
+    }
+    return superseded;
+  }
+}
