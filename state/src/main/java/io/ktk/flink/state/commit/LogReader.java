@@ -56,6 +56,13 @@ public final class LogReader {
   public DatasetState at(long version) throws IOException {
     DatasetState state = startingState(version);
     catchUpByListing(state, version);
+    if (!state.exists() && version >= 0) {
+      long oldest = oldestSnapshot();
+      if (oldest > version) {
+        throw new VersionExpiredException("Cannot read version " + version + " of dataset '" + uuid + "' in "
+            + store.url() + ": it expired; the log retains versions from " + oldest + " on", oldest);
+      }
+    }
     return state;
   }
 
@@ -157,8 +164,12 @@ public final class LogReader {
     String startAfter = state.version() < 0 ? null : LogKeys.entry(uuid, state.version());
     Iterator<ObjectInfo> entries = store.list(LogKeys.logPrefix(uuid), startAfter);
     while (entries.hasNext()) {
-      OptionalLong next = LogKeys.entryVersion(uuid, entries.next().key());
+      String key = entries.next().key();
+      OptionalLong next = LogKeys.entryVersion(uuid, key);
       if (next.isEmpty()) {
+        if (key.length() > LogKeys.logPrefix(uuid).length() && !Character.isDigit(key.charAt(LogKeys.logPrefix(uuid).length()))) {
+          return; // the hint and the snapshots sort after every entry
+        }
         continue;
       }
       long version = next.getAsLong();

@@ -1,0 +1,161 @@
+package io.ktk.flink.state.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.testing.CountingObjectStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The REWRITE operation (compaction's commit) and the bounded log: expiry, time travel inside and
+ * outside the retention, replays recognised after expiry, and an open that costs the same store
+ * calls whatever the log's length.
+ */
+class RewriteAndRetentionTest {
+  private static final String DATASET = "sales";
+
+  @TempDir Path dir;
+  ObjectStore store;
+
+  @BeforeEach
+  void openStore() {
+    store = new LocalObjectStore(dir);
+  }
+
+  private static Map<String, Map<Object, List<String>>> index(DataFile file, long value) {
+    return Map.of("c", Map.of(value, List.of(file.label())));
+  }
+
+  private CommitLog logIndexedOnC(CommitLogOptions options) throws IOException {
+    CommitLog log = CommitLog.open(store, DATASET, options);
+    DataFile first = CommitLogTest.file("x", 1);
+    log.commit(CommitLogTest.append(first).withIndex(List.of("c"), index(first, 0)));
+    return log;
+  }
+
+  @Test
+  void aRewriteReplacesFilesKeepsTheirOrderAndUpdatesTheIndex() throws IOException {
+    CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS);
+    List<DataFile> small = new ArrayList<>(log.state().files().values());
+    for (int i = 1; i <= 3; i++) {
+      DataFile file = CommitLogTest.file("x", 1);
+      log.commit(CommitLogTest.append(file).withIndex(List.of(), index(file, i)));
+      small.add(file);
+    }
+    DataFile later = CommitLogTest.file("x", 1);
+    log.commit(CommitLogTest.append(later).withIndex(List.of(), index(later, 9)));
+
+    // Versions 0..2 rewritten into one file; version 3 and 4 stay.
+    DataFile compacted = CommitLogTest.file("x", 3);
+    CommitResult result = log.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA,
+        small.subList(0, 3).stream().map(DataFile::label).toList(), List.of(compacted),
+        Map.of(compacted.label(), 2L), Map.of("c", Map.of(0L, List.of(compacted.label()), 1L,
+            List.of(compacted.label()), 2L, List.of(compacted.label())))));
+    assertThat(result.version()).isEqualTo(5);
+
+    DatasetState state = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS).state();
+    assertThat(state.files()).containsOnlyKeys(compacted.label(), small.get(3).label(), later.label());
+    assertThat(state.addedIn(compacted.label())).as("ordered as its newest rows").isEqualTo(2);
+    assertThat(state.addedIn(small.get(3).label())).isEqualTo(3);
+    assertThat(state.index("c")).containsOnlyKeys(0L, 1L, 2L, 3L, 9L);
+    assertThat(state.index("c").get(1L)).containsExactly(compacted.label());
+    assertThat(state.removedFiles()).containsOnlyKeys(small.subList(0, 3).stream().map(DataFile::label).toArray(String[]::new));
+  }
+
+  @Test
+  void aRewriteOfAFileThatIsGoneConflictsAndAnAppendCommutes() throws IOException {
+    CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS);
+    String first = log.state().files().firstKey();
+    CommitLog compactor = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS);
+    CommitLog other = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS);
+
+    DataFile appended = CommitLogTest.file("x", 1);
+    log.commit(CommitLogTest.append(appended).withIndex(List.of(), index(appended, 5)));
+    DataFile a = CommitLogTest.file("x", 1);
+    CommitResult won = compactor.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA, List.of(first), List.of(a),
+        Map.of(a.label(), 0L), index(a, 0)));
+    assertThat(won.version()).as("rebased past the append").isEqualTo(2);
+
+    DataFile b = CommitLogTest.file("x", 1);
+    assertThatThrownBy(() -> other.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA, List.of(first), List.of(b),
+        Map.of(b.label(), 0L), index(b, 0))))
+        .isInstanceOf(RewriteConflictException.class)
+        .hasMessageContaining("file '" + first + "' is no longer part of it");
+    DataFile c = CommitLogTest.file("x", 1);
+    assertThatThrownBy(() -> other.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA, List.of(appended.label()),
+        List.of(c), Map.of(c.label(), 1L), Map.of())))
+        .isInstanceOf(RewriteConflictException.class)
+        .hasMessageContaining("indexed on column 'c'");
+    assertThat(CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS).state().version()).isEqualTo(2);
+  }
+
+  @Test
+  void expiryKeepsTheRetainedVersionsReadableAndRecognisesReplays() throws IOException {
+    CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS.withSnapshotInterval(7));
+    List<DataFile> files = new ArrayList<>();
+    for (int checkpoint = 1; checkpoint <= 29; checkpoint++) {
+      DataFile file = CommitLogTest.file("x", 1);
+      files.add(file);
+      log.commit(CommitLogTest.append(file).withIndex(List.of(), index(file, checkpoint)).withWriter("w", checkpoint));
+    }
+    // Version 29 is the latest; keep the last 10 (20..29) whatever their age.
+    LogExpiry.Result result = LogExpiry.expire(log, Duration.ZERO, 10, Instant.now().plusSeconds(60), false);
+    assertThat(result.retainedFrom()).isEqualTo(20);
+    assertThat(result.expireVersion()).isEqualTo(30);
+    assertThat(store.head(LogKeys.entry(DATASET, 19))).isEmpty();
+    assertThat(store.head(LogKeys.entry(DATASET, 0))).isEmpty();
+    assertThat(store.head(LogKeys.snapshot(DATASET, 20))).isPresent();
+    assertThat(store.head(LogKeys.snapshot(DATASET, 14))).isEmpty();
+    assertThat(new LogReader(store, DATASET).hasLog()).isTrue();
+
+    LogReader reader = new LogReader(store, DATASET);
+    assertThat(reader.at(20).files()).hasSize(21);
+    assertThat(reader.at(25).files()).hasSize(26);
+    assertThatThrownBy(() -> reader.at(19))
+        .isInstanceOf(VersionExpiredException.class)
+        .hasMessageContaining("Cannot read version 19 of dataset 'sales'")
+        .hasMessageContaining("retains versions from 20");
+
+    CommitLog reopened = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS);
+    assertThat(reopened.state().retainedFrom()).isEqualTo(20);
+    assertThat(reopened.state().files()).hasSize(30);
+    // A replay of checkpoint 29 after a restore is still recognised, and of an expired one too.
+    assertThat(reopened.commit(CommitLogTest.append(files.get(28)).withWriter("w", 29)).alreadyCommitted()).isTrue();
+    assertThat(reopened.commit(CommitLogTest.append(files.get(2)).withWriter("w", 3)).alreadyCommitted()).isTrue();
+    DataFile next = CommitLogTest.file("x", 1);
+    assertThat(reopened.commit(CommitLogTest.append(next).withIndex(List.of(), index(next, 30)).withWriter("w", 30))
+        .version()).isEqualTo(31);
+  }
+
+  @Test
+  void openingReadsTheHintedSnapshotAndOneListingWhateverTheLogsLength() throws IOException {
+    CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS.withSnapshotInterval(50));
+    int[] readsAt = new int[2];
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < (round == 0 ? 120 : 1000); i++) {
+        DataFile file = CommitLogTest.file("x", 1);
+        log.commit(CommitLogTest.append(file).withIndex(List.of(), index(file, i)));
+      }
+      CountingObjectStore counting = new CountingObjectStore(store);
+      DatasetState state = new LogReader(counting, DATASET).latest();
+      assertThat(state.version()).isEqualTo(log.state().version());
+      // One listing, of the entries after the snapshot (fewer than the snapshot interval) and the hint.
+      assertThat(counting.listed).as("keys listed").isLessThanOrEqualTo(50 + 1);
+      readsAt[round] = counting.wholeReads;
+    }
+    // The hint, the snapshot, and the entries after it.
+    assertThat(readsAt[0]).isLessThanOrEqualTo(2 + 50);
+    assertThat(readsAt[1]).isLessThanOrEqualTo(2 + 50);
+  }
+}
