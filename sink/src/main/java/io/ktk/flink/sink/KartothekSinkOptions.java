@@ -86,12 +86,13 @@ public final class KartothekSinkOptions {
   public static final ConfigOption<Duration> COMMIT_VERIFY_FILES_OLDER_THAN =
       key("commit.verify-files-older-than")
           .durationType()
-          .defaultValue(Duration.ofHours(1))
-          .withDescription("Before committing a checkpoint whose files were written longer ago than this (a "
-              + "job restored after being down), the committer checks with one HEAD request per file that they "
-              + "all still exist; garbage collection (ktk gc) deletes uncommitted files older than its safety "
-              + "age. When files are missing, nothing of the checkpoint is committed and the job fails, naming "
-              + "them. Keep it well below the GC safety age (default 1 day); 0 checks every checkpoint.");
+          .defaultValue(Duration.ZERO)
+          .withDescription("Before committing a checkpoint whose files were written longer ago than this, the "
+              + "committer checks with one HEAD request per file (in parallel) that they all still exist; garbage "
+              + "collection (ktk gc) deletes uncommitted files older than its safety age, and a job restored after "
+              + "being down, or GC run with too short an age, would otherwise commit references to deleted files. "
+              + "When files are missing, nothing of the checkpoint is committed and the job fails, naming them. "
+              + "0 (the default) checks every checkpoint; a longer age saves the requests for young batches.");
 
   public static final ConfigOption<Duration> PUBLISH_MIN_INTERVAL =
       key("publish.min-interval")

@@ -15,6 +15,7 @@ import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -171,16 +172,18 @@ class CubeTransactionTest {
   }
 
   /** One batch per dataset for {@code checkpoint}: one file in partition day=d1 (not in the store). */
-  private static List<RecordingCommitRequest> requests(CubeSinkConfig config, long checkpoint) {
+  private static List<RecordingCommitRequest> requests(CubeSinkConfig config, long checkpoint) throws IOException {
     return requests(config, checkpoint, System.currentTimeMillis());
   }
 
-  private static List<RecordingCommitRequest> requests(CubeSinkConfig config, long checkpoint, long writtenAtMillis) {
+  private static List<RecordingCommitRequest> requests(CubeSinkConfig config, long checkpoint, long writtenAtMillis)
+      throws IOException {
     List<RecordingCommitRequest> requests = new ArrayList<>();
     for (KartothekSinkConfig dataset : config.datasets()) {
       Schema declared = dataset.declaredSchema();
       Schema physical = new Schema(declared.getFields().subList(1, declared.getFields().size()));
       DataFile file = new DataFile(String.format("day=d1/%032d", checkpoint), 1, 100, physical);
+      store.put(file.key(dataset.dataset()), new byte[] {1}); // the committer checks that it exists
       Map<String, Map<Object, List<String>>> index = new TreeMap<>();
       for (String column : dataset.indexColumns()) {
         index.put(column, Map.of(checkpoint, List.of(file.label())));

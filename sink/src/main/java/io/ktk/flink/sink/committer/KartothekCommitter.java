@@ -12,6 +12,7 @@ import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
+import io.ktk.flink.state.commit.PublishedViewCheck;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -25,9 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -54,12 +53,15 @@ import org.slf4j.LoggerFactory;
  * theirs, the others commit, and the record is written. Cube readers ({@link CubeVersions}) do not
  * see a dataset's part of the transaction before the record exists.
  *
- * <p>A batch written longer ago than {@code commit.verify-files-older-than} (a job restored after
- * being down for a while), or restored from a checkpoint that does not record its age, is checked
+ * <p>Every batch (by default; {@code commit.verify-files-older-than} spares young ones) is checked
  * first: every file of it must exist ({@link PartFileCheck}), for every batch of the checkpoint
- * before any is committed, since garbage collection may have deleted them as old unreferenced
- * files. When some are missing, nothing of the checkpoint is committed and the job fails with
- * {@link MissingPartFilesException}.
+ * before any is committed, since garbage collection may have deleted them as unreferenced files
+ * (a job restored after being down for a while, or GC run with too short a safety age). When some
+ * are missing, nothing of the checkpoint is committed and the job fails with {@link
+ * MissingPartFilesException}.
+ *
+ * <p>The plateau views are published off the commit path by a {@link ViewPublisher}: a commit
+ * signals it and returns.
  *
  * <ul>
  *   <li>Store errors, lost races beyond the commit log's attempts and unknown commit states:
@@ -67,8 +69,7 @@ import org.slf4j.LoggerFactory;
  *   <li>The batch breaks a rule against the dataset as committed now (another writer changed a
  *       column's type; a file is committed already), or its files are gone: the job fails without
  *       restarts, because a replay would fail the same way.
- *   <li>Publishing fails after the commit: retried like a commit; the retry finds the commit in
- *       the log and publishes again.
+ *   <li>Publishing fails: the publisher logs it, counts it and tries again; commits go on.
  * </ul>
  */
 public final class KartothekCommitter implements Committer<FileBatch> {
@@ -83,12 +84,11 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private final CommitterMetrics metrics;
   private final PartFileCheck fileCheck;
   private final Clock clock;
-  /** When this committer last published each dataset's view (clock millis). */
-  private final Map<String, Long> lastPublished = new HashMap<>();
-  /** Datasets committed since this committer last published their view. */
-  private final Set<String> unpublished = new TreeSet<>();
+  /** Per dataset, the view check its commit log and its publisher share. */
+  private final Map<String, PublishedViewCheck> viewChecks = new HashMap<>();
   private ObjectStore store;
   private final Map<String, CommitLog> logs = new HashMap<>();
+  private ViewPublisher publisher;
 
   public KartothekCommitter(KartothekSinkConfig config, MetricGroup metricGroup) {
     this(List.of(config), null, metricGroup);
@@ -107,7 +107,8 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     configs.forEach(config -> this.configs.put(config.dataset(), config));
     this.storeFactory = configs.get(0).store();
     this.cube = cube;
-    this.metrics = new CommitterMetrics(metricGroup);
+    this.metrics = new CommitterMetrics(metricGroup, clock);
+    configs.forEach(config -> viewChecks.put(config.dataset(), new PublishedViewCheck(config.dataset())));
     this.fileCheck = new PartFileCheck(clock);
     this.clock = clock;
   }
@@ -179,9 +180,8 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       }
       for (CommitRequest<FileBatch> request : ordered) {
         String dataset = request.getCommittable().dataset();
-        unpublished.add(dataset);
-        long published = publishIfDue(dataset);
-        metrics.committed(published >= 0 ? published : committed.get(dataset), (System.nanoTime() - start) / 1_000_000);
+        metrics.committed(committed.get(dataset), (System.nanoTime() - start) / 1_000_000);
+        publisher().committed(dataset);
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
@@ -196,20 +196,18 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     }
   }
 
-  /**
-   * Publishes the view of {@code dataset} unless this committer published it less than {@code
-   * publish.min-interval} ago; returns the version published, or -1 when it held back.
-   */
-  private long publishIfDue(String dataset) throws IOException {
-    long now = clock.millis();
-    Long last = lastPublished.get(dataset);
-    if (last != null && now - last < configs.get(dataset).publishMinInterval().toMillis()) {
-      return -1;
+  /** The publisher of the views, started with the first commit. */
+  private ViewPublisher publisher() {
+    if (publisher == null) {
+      publisher = new ViewPublisher(storeFactory, viewChecks::get, dataset -> configs.get(dataset).publishMinInterval(),
+          clock, metrics, String.join(", ", configs.keySet()));
     }
-    long published = logs.get(dataset).publish();
-    lastPublished.put(dataset, now);
-    unpublished.remove(dataset);
-    return published;
+    return publisher;
+  }
+
+  /** Waits until the views of every commit so far are published (tests). */
+  boolean awaitPublished(long timeoutMillis) throws InterruptedException {
+    return publisher == null || publisher.awaitIdle(timeoutMillis);
   }
 
   /** The change a batch makes (the name {@code CommitRequest} is Flink's here). */
@@ -250,7 +248,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     store();
     CommitLog log = logs.get(dataset);
     if (log == null) {
-      log = CommitLog.open(store, dataset, CommitLogOptions.DEFAULTS);
+      log = CommitLog.open(store, dataset, CommitLogOptions.DEFAULTS, viewChecks.get(dataset));
       logs.put(dataset, log);
     }
     return log;
@@ -266,23 +264,22 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   }
 
   /**
-   * Publishes the views that {@code publish.min-interval} held back (at the end of a bounded job,
-   * or when the job stops), so that plateau readers see the last commit; a failure here loses no
-   * data (the commits are in the log, and the next publication of any writer catches up).
+   * Publishes the views of the last commits (whatever {@code publish.min-interval}), so that plateau
+   * readers of a finished bounded job see its last version; a failure here loses no data (the
+   * commits are in the log, and the next publication of any writer catches up).
    */
   @Override
   public void close() throws IOException {
-    if (store != null) {
-      for (String dataset : List.copyOf(unpublished)) {
-        try {
-          log(dataset).publish();
-          unpublished.remove(dataset);
-        } catch (IOException | RuntimeException e) {
-          LOG.warn("Cannot publish the view of dataset '{}' on close; the next publication will", dataset, e);
-        }
+    try {
+      if (publisher != null) {
+        publisher.close();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      publisher = null;
+      release();
     }
-    release();
   }
 
   private void release() throws IOException {

@@ -3,6 +3,7 @@ package io.ktk.flink.sink.committer;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.KtkException;
+import io.ktk.flink.state.commit.GarbageCollector;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -55,8 +56,12 @@ public final class MissingPartFilesException extends KtkException {
     return "Cannot commit checkpoint " + checkpointId + " to dataset '" + dataset + "': " + missingKeys.size()
         + " of its " + fileCount + " part files are missing from the store (first: " + missingKeys.get(0) + "); "
         + written + ". Garbage collection probably deleted them: it deletes files no version references once "
-        + "they are older than its safety age (ktk gc --older-than, default 1 day), and the job was down longer "
-        + "than that before it was restored from this checkpoint. " + nothing
+        + "they are older than its safety age (ktk gc --older-than, default 1 day), and "
+        + (age != null && age.compareTo(GarbageCollector.MIN_SAFETY_AGE) < 0
+            ? "these are younger than the smallest safety age GC accepts without --force (" + format(
+                GarbageCollector.MIN_SAFETY_AGE) + "): GC was probably forced to a shorter age while this job ran. "
+            : "the job was down longer than that before it was restored from this checkpoint. ")
+        + nothing
         + "The records of the checkpoint are lost from the sink's state: restore the missing files (e.g. from "
         + "object versions of the bucket) and restart the job, or start the job without this state (from the "
         + "source position of the last committed checkpoint, or a savepoint older than checkpoint " + checkpointId

@@ -43,7 +43,8 @@ class KartothekCommitterTest {
       assertThat(four.retries).isZero();
 
       // The claim of checkpoint 5 fails, and so does asking whether it landed: unknown, retried later.
-      store.failPutIfAbsent(1, FaultyObjectStore.When.BEFORE).failGet(1);
+      String version1 = "events/_ktk_log/00000000000000000001.json";
+      store.failPutIfAbsent(1, FaultyObjectStore.When.BEFORE, version1).failGet(1, version1);
       RecordingCommitRequest five = new RecordingCommitRequest(batch(template, 5, "00000000000000000000000000000005"));
       RecordingCommitRequest six = new RecordingCommitRequest(batch(template, 6, "00000000000000000000000000000006"));
       committer.commit(List.of(six, five));
@@ -67,9 +68,10 @@ class KartothekCommitterTest {
         .state().files().keySet());
   }
 
-  private static FileBatch batch(FileBatch template, long checkpointId, String fileId) {
+  private static FileBatch batch(FileBatch template, long checkpointId, String fileId) throws Exception {
     DataFile file = template.files().get(0);
     DataFile renamed = new DataFile("p=a/" + fileId, file.rows(), file.bytes(), file.physicalSchema());
+    store.put(renamed.key("events"), new byte[] {1}); // the committer checks that it exists
     return new FileBatch(template.dataset(), template.writerId(), checkpointId, template.schema(),
         template.partitionColumns(), template.indexColumns(), List.of(renamed),
         Map.of("id", Map.of(7L, List.of(renamed.label()))), System.currentTimeMillis());

@@ -57,11 +57,27 @@ class LateCommitTest {
   }
 
   @Test
+  void everyBatchIsCheckedByDefaultWhateverItsAge() throws Exception {
+    FileBatch young = batch(1, NOW.minus(Duration.ofMinutes(3)), 3);
+    String deleted = young.files().get(2).key("events");
+    store.delete(deleted);
+    assertThatThrownBy(() -> commit(NOW, new RecordingCommitRequest(young)))
+        .cause()
+        .isInstanceOf(MissingPartFilesException.class)
+        .hasMessageContaining("1 of its 3 part files are missing from the store (first: " + deleted + ")")
+        .hasMessageContaining("it was written 3m 0s ago")
+        .hasMessageContaining("GC was probably forced to a shorter age while this job ran");
+    assertThat(state().exists()).as("nothing committed").isFalse();
+  }
+
+  @Test
   void aBatchYoungerThanTheThresholdIsCommittedWithoutHeadRequests() throws Exception {
+    config = KartothekSink.forRowData(ROW_TYPE).store(() -> store).dataset("events").partitionBy("p").indexBy("id")
+        .verifyFilesOlderThan(Duration.ofHours(1)).build().config();
     RecordingCommitRequest request = new RecordingCommitRequest(batch(1, NOW.minus(Duration.ofMinutes(59)), 3));
     commit(NOW, request);
 
-    assertThat(store.heads).isZero();
+    assertThat(store.headsOf("/table/")).isZero();
     assertThat(state().files()).hasSize(3);
     assertThat(request.retries).isZero();
   }
@@ -71,7 +87,7 @@ class LateCommitTest {
     RecordingCommitRequest request = new RecordingCommitRequest(batch(1, NOW.minus(Duration.ofHours(2)), 3));
     commit(NOW, request);
 
-    assertThat(store.heads).isEqualTo(3);
+    assertThat(store.headsOf("/table/")).isEqualTo(3);
     assertThat(state().files()).hasSize(3);
     assertThat(state().checkpoints()).containsEntry(request.batch.writerId(), 1L);
   }
@@ -108,7 +124,7 @@ class LateCommitTest {
     // What FileBatchSerializer makes of version 1 bytes (FileBatchSerializerTest): no write time.
     FileBatch restored = withWriteTime(batch(1, NOW, 2), FileBatch.UNKNOWN_WRITE_TIME);
     commit(NOW, new RecordingCommitRequest(restored));
-    assertThat(store.heads).isEqualTo(2);
+    assertThat(store.headsOf("/table/")).isEqualTo(2);
     assertThat(state().files()).hasSize(2);
 
     FileBatch missing = withWriteTime(batch(2, NOW, 2), FileBatch.UNKNOWN_WRITE_TIME);
@@ -131,7 +147,7 @@ class LateCommitTest {
     RecordingCommitRequest replayed = new RecordingCommitRequest(batch);
     commit(NOW.plus(Duration.ofDays(3)), replayed);
     assertThat(replayed.alreadyCommitted).isTrue();
-    assertThat(store.heads).isZero();
+    assertThat(store.headsOf("/table/")).isZero();
   }
 
   @Test

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code publish.min-interval}: every checkpoint is committed at once, while the plateau view is
- * published at most once per interval, and for the last commit when the committer closes.
+ * published (on the publisher's thread) at most once per interval, and for the last commit when
+ * the committer closes.
  */
 class PublishIntervalTest {
   private static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
@@ -79,6 +80,8 @@ class PublishIntervalTest {
     RecordingCommitRequest request = new RecordingCommitRequest(LateCommitTest.batch(checkpoint, START, 1));
     committer.commit(List.of(request));
     assertThat(request.retries).isZero();
+    // The view is published off the commit path: wait until the publisher has done what is due.
+    assertThat(committer.awaitPublished(30_000)).isTrue();
   }
 
   private long committedVersion() throws Exception {

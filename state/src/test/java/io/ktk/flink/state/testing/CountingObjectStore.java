@@ -17,6 +17,8 @@ public final class CountingObjectStore extends ForwardingObjectStore {
   public int wholeReads;
   public int listed;
   public int heads;
+  /** The keys of the HEAD requests, in order. */
+  public final java.util.List<String> headKeys = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
   public CountingObjectStore(ObjectStore delegate) {
     super(delegate);
@@ -28,11 +30,20 @@ public final class CountingObjectStore extends ForwardingObjectStore {
     wholeReads = 0;
     listed = 0;
     heads = 0;
+    headKeys.clear();
+  }
+
+  /** HEAD requests of keys that contain {@code part}. */
+  public long headsOf(String part) {
+    synchronized (headKeys) {
+      return headKeys.stream().filter(key -> key.contains(part)).count();
+    }
   }
 
   @Override
   public Optional<ObjectInfo> head(String key) throws IOException {
     heads++;
+    headKeys.add(key);
     return delegate.head(key);
   }
 
