@@ -15,10 +15,10 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = {
       "Deletes the files of a dataset or cube that nothing references and that are older than --older-than.",
-      "Those are data and index files that neither the latest version nor the published metadata "
-          + "references: files replaced by later versions, index files of older metadata, files of writers "
-          + "that failed before committing. The log and _common_metadata are kept. Younger files are kept "
-          + "because running writers may still commit them."
+      "Those are data and index files that no retained version and not the published metadata reference: "
+          + "files that only expired versions held (see 'ktk expire'), index files of older metadata, files of "
+          + "writers that failed before committing. The log and _common_metadata are kept. Younger files are "
+          + "kept because running writers may still commit them; an age below 1h needs --force."
     },
     footer = {"", "Example:", "  ktk gc --store file:///data --cube sales --older-than 7d --dry-run"})
 final class GcCommand extends StoreCommand {
@@ -32,6 +32,10 @@ final class GcCommand extends StoreCommand {
   @Option(names = "--dry-run", description = "List what would be deleted; delete nothing.")
   boolean dryRun;
 
+  @Option(names = "--force", description = "Accept an --older-than below 1h. Files that a running writer wrote "
+      + "but has not committed yet would be deleted: use it only when no writer runs.")
+  boolean force;
+
   @Override
   void checkUsage() {
     target.check(spec.commandLine());
@@ -44,7 +48,7 @@ final class GcCommand extends StoreCommand {
     int files = 0;
     long bytes = 0;
     for (String uuid : target.uuids(store)) {
-      GarbageCollector.Result result = GarbageCollector.collect(store, uuid, olderThan, now, dryRun);
+      GarbageCollector.Result result = GarbageCollector.collect(store, uuid, olderThan, now, dryRun, force);
       for (String key : result.deleted()) {
         out.println((dryRun ? "would delete " : "deleted ") + key);
       }

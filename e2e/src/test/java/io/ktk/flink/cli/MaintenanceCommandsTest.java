@@ -95,10 +95,44 @@ class MaintenanceCommandsTest {
     assertThat(pathOf(young)).exists();
     files.forEach(file -> assertThat(pathOf(file.key("events"))).exists());
 
-    KtkRun shorter = ktk("gc", "--store", url, "--dataset", "events", "--older-than", "30m");
-    assertThat(shorter.exitCode()).as(shorter.toString()).isZero();
+    KtkRun refused = ktk("gc", "--store", url, "--dataset", "events", "--older-than", "30m");
+    assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
+    assertThat(refused.err()).contains("safety age of PT30M: it is below the floor of PT1H", "force");
+    assertThat(pathOf(young)).exists();
+
+    KtkRun forced = ktk("gc", "--store", url, "--dataset", "events", "--older-than", "30m", "--force");
+    assertThat(forced.exitCode()).as(forced.toString()).isZero();
     assertThat(pathOf(young)).doesNotExist();
     assertThat(ktk("read", "--store", url, "--dataset", "events").out().lines()).hasSize(6);
+  }
+
+  // --- expire
+
+  @Test
+  void expireKeepsTheLastVersionsAndRefusesOlderOnes() throws IOException {
+    TestDataset events = TestDataset.create(store, "more", ReadCommandTest.SCHEMA, List.of("p"), List.of("c"));
+    for (int i = 0; i < 4; i++) {
+      events.append(ReadCommandTest.ROWS);
+    }
+    events.publish();
+    String moreUrl = url;
+
+    KtkRun dry = ktk("expire", "--store", moreUrl, "--dataset", "more", "--older-than", "0s", "--retain-last", "2",
+        "--dry-run");
+    assertThat(dry.exitCode()).as(dry.toString()).isZero();
+    assertThat(dry.out()).contains("would delete more/_ktk_log/00000000000000000000.json",
+        "would retain versions 2 to 3");
+    assertThat(pathOf("more/_ktk_log/00000000000000000000.json")).exists();
+
+    KtkRun expire = ktk("expire", "--store", moreUrl, "--dataset", "more", "--older-than", "0s", "--retain-last", "2");
+    assertThat(expire.exitCode()).as(expire.toString()).isZero();
+    assertThat(expire.out()).contains("deleted more/_ktk_log/00000000000000000001.json", "retains versions 2 to 4");
+    assertThat(pathOf("more/_ktk_log/00000000000000000001.json")).doesNotExist();
+    assertThat(ktk("read", "--store", moreUrl, "--dataset", "more").out().lines()).hasSize(1 + 4 * 5);
+
+    KtkRun usage = ktk("expire", "--store", moreUrl, "--dataset", "more", "--retain-last", "0");
+    assertThat(usage.exitCode()).isEqualTo(2);
+    assertThat(usage.err()).contains("--retain-last");
   }
 
   // --- validate

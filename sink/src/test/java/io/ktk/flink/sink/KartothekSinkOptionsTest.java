@@ -38,7 +38,7 @@ class KartothekSinkOptionsTest {
     assertThat(KartothekSinkOptions.MEMORY_BUDGET.defaultValue()).isEqualTo(MemorySize.parse("128mb"));
     assertThat(KartothekSinkOptions.VALIDATION_POLICY.defaultValue()).isEqualTo(ValidationPolicy.FAIL);
     assertThat(KartothekSinkOptions.WRITE_MODE.defaultValue()).isEqualTo(WriteMode.APPEND);
-    assertThat(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue()).isEqualTo(Duration.ofHours(1));
+    assertThat(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue()).isEqualTo(Duration.ZERO);
     assertThat(KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue()).isEqualTo(Duration.ZERO);
     assertThat(KartothekSinkOptions.all()).allSatisfy(option -> assertThat(option.description().toString()).isNotBlank());
   }
@@ -51,7 +51,7 @@ class KartothekSinkOptionsTest {
     assertThat(config.memoryBudgetBytes()).isEqualTo(128L << 20);
     assertThat(config.validationPolicy()).isEqualTo(ValidationPolicy.FAIL);
     assertThat(config.writeMode()).isEqualTo(WriteMode.APPEND);
-    assertThat(config.verifyFilesOlderThan()).isEqualTo(Duration.ofHours(1));
+    assertThat(config.verifyFilesOlderThan()).isEqualTo(Duration.ZERO);
     assertThat(config.partitionColumns()).isEmpty();
     assertThat(config.indexColumns()).isEmpty();
   }

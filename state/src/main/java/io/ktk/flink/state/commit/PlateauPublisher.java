@@ -5,14 +5,12 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
-import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.DatasetMetadataJson;
 import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -87,16 +85,16 @@ public final class PlateauPublisher {
       CommonMetadataFile.write(store, DatasetKeys.commonMetadataKey(uuid), state.schema(), state.partitionKeys());
       publishedSchema = state.schema();
     }
-    Map<String, String> fileKeys = new LinkedHashMap<>();
-    for (DataFile file : state.files().values()) {
-      fileKeys.put(file.label(), file.key(uuid));
-    }
+    // One pass over the files for the digest and one for the JSON, without a map or a tree of them.
+    Iterable<Map.Entry<String, String>> fileKeys = () -> state.files().values().stream()
+        .map(file -> Map.entry(file.label(), file.key(uuid)))
+        .iterator();
+    int files = state.files().size();
     Map<String, JsonNode> metadata = new HashMap<>(state.metadata());
     metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
-    metadata.put(ViewDigest.METADATA_KEY, TextNode.valueOf(ViewDigest.of(fileKeys, indexKeys)));
-    DatasetMetadata view = DatasetMetadata.of(uuid, state.partitionKeys(), fileKeys, indexKeys, metadata);
+    metadata.put(ViewDigest.METADATA_KEY, TextNode.valueOf(ViewDigest.of(fileKeys, files, indexKeys)));
     String key = DatasetKeys.metadataJsonKey(uuid);
-    byte[] json = DatasetMetadataJson.write(view);
+    byte[] json = DatasetMetadataJson.write(uuid, state.partitionKeys(), fileKeys, indexKeys, metadata, files);
     store.put(key, json);
     // Another writer may have written the view since: only an object of our size is taken for ours.
     store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);

@@ -17,14 +17,18 @@ final class ViewDigest {
   private ViewDigest() {}
 
   static String of(Map<String, String> fileKeys, Map<String, String> indexKeys) {
+    return of(fileKeys.entrySet(), fileKeys.size(), indexKeys);
+  }
+
+  static String of(Iterable<? extends Map.Entry<String, String>> fileKeys, int files, Map<String, String> indexKeys) {
     long sum = 0;
-    for (Map.Entry<String, String> file : fileKeys.entrySet()) {
+    for (Map.Entry<String, String> file : fileKeys) {
       sum += hash("f\u0000" + file.getKey() + "\u0000" + file.getValue());
     }
     for (Map.Entry<String, String> index : indexKeys.entrySet()) {
       sum += hash("i\u0000" + index.getKey() + "\u0000" + index.getValue());
     }
-    return fileKeys.size() + ":" + indexKeys.size() + ":" + Long.toHexString(sum);
+    return files + ":" + indexKeys.size() + ":" + Long.toHexString(sum);
   }
 
   /** FNV-1a over the UTF-8 bytes, then a murmur3 finalizer to spread the bits. */

@@ -50,6 +50,60 @@ public final class DatasetMetadataJson {
   }
 
   /**
+   * Writes the metadata JSON of a one-table dataset as a stream: the same bytes as {@link
+   * #write(DatasetMetadata)} of {@link DatasetMetadata#of} with these arguments, without building
+   * the partitions' maps or a JSON tree, so that a view of many files costs one pass over them.
+   *
+   * @param fileKeys label -> data file key, in label order
+   */
+  public static byte[] write(String uuid, java.util.List<String> partitionKeys,
+      Iterable<? extends java.util.Map.Entry<String, String>> fileKeys, java.util.Map<String, String> indexKeys,
+      java.util.Map<String, JsonNode> metadata, int expectedFiles) {
+    // The other parts are small: DatasetMetadata validates and canonicalizes them.
+    DatasetMetadata head = DatasetMetadata.of(uuid, partitionKeys, java.util.Map.of(), indexKeys, metadata);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(Math.max(1024, expectedFiles * 160));
+    try (com.fasterxml.jackson.core.JsonGenerator out = MAPPER.getFactory().createGenerator(bytes)) {
+      out.setCodec(MAPPER);
+      out.writeStartObject();
+      out.writeNumberField(DatasetMetadataTree.VERSION, head.metadataVersion());
+      out.writeStringField(DatasetMetadataTree.UUID, uuid);
+      if (!head.indices().isEmpty()) {
+        out.writeObjectFieldStart(DatasetMetadataTree.INDICES);
+        for (java.util.Map.Entry<String, IndexReference> index : head.indices().entrySet()) {
+          out.writeStringField(index.getKey(), ((IndexReference.External) index.getValue()).key());
+        }
+        out.writeEndObject();
+      }
+      if (!head.metadata().isEmpty()) {
+        out.writeObjectFieldStart(DatasetMetadataTree.METADATA);
+        for (java.util.Map.Entry<String, JsonNode> entry : head.metadata().entrySet()) {
+          out.writeFieldName(entry.getKey());
+          out.writeTree(entry.getValue());
+        }
+        out.writeEndObject();
+      }
+      out.writeObjectFieldStart(DatasetMetadataTree.PARTITIONS);
+      for (java.util.Map.Entry<String, String> file : fileKeys) {
+        out.writeObjectFieldStart(file.getKey());
+        out.writeObjectFieldStart(DatasetMetadataTree.FILES);
+        out.writeStringField(DatasetKeys.TABLE, file.getValue());
+        out.writeEndObject();
+        out.writeEndObject();
+      }
+      out.writeEndObject();
+      out.writeArrayFieldStart(DatasetMetadataTree.PARTITION_KEYS);
+      for (String key : head.partitionKeys()) {
+        out.writeString(key);
+      }
+      out.writeEndArray();
+      out.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write dataset metadata of " + uuid, e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
    * Reads a metadata JSON document.
    *
    * @param location where the bytes come from (store URL and key), for error messages

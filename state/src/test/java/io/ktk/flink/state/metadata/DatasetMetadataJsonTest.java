@@ -60,6 +60,21 @@ class DatasetMetadataJsonTest {
   }
 
   @Test
+  void theStreamedViewIsByteForByteTheViewOfTheSameContent() {
+    Map<String, String> files = new TreeMap<>(Map.of("p=2/b", "ds/table/p=2/b.parquet", "p=1/a",
+        "ds/table/p=1/a.parquet", "p=10/c", "ds/table/p=10/c.parquet"));
+    Map<String, String> indices = Map.of("x", "ds/indices/x/1.by-dataset-index.parquet");
+    Map<String, JsonNode> metadata = Map.of("z", DatasetMetadataJson.json("[1, 2.5, \"\\u00fc\"]"),
+        "a", DatasetMetadataJson.json("12345678901"));
+    byte[] streamed = DatasetMetadataJson.write("ds", List.of("p"), files.entrySet(), indices, metadata, 3);
+    assertThat(new String(streamed, UTF_8))
+        .isEqualTo(new String(DatasetMetadataJson.write(DatasetMetadata.of("ds", List.of("p"), files, indices,
+            metadata)), UTF_8));
+    assertThat(DatasetMetadataJson.write("ds", List.of(), List.of(), Map.of(), Map.of(), 0))
+        .isEqualTo(DatasetMetadataJson.write(DatasetMetadata.of("ds", List.of(), Map.of(), Map.of(), Map.of())));
+  }
+
+  @Test
   void emptyIndicesAndMetadataAreLeftOutAsPlateauDoes() {
     DatasetMetadata empty = DatasetMetadata.of("ds", List.of(), Map.of(), Map.of(), Map.of());
     assertThat(new String(DatasetMetadataJson.write(empty), UTF_8))
