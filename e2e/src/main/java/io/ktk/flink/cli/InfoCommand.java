@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.commit.LogStats;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
@@ -14,6 +17,7 @@ import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.types.ArrowTypeNames;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -73,10 +77,15 @@ final class InfoCommand extends StoreCommand {
   int run(ObjectStore store) throws Exception {
     ObjectNode result;
     if (target.isCube()) {
-      result = describeCube(CubeDatasets.load(store, target.cube));
+      CubeDatasets cube = CubeDatasets.load(store, target.cube);
+      result = describeCube(cube);
+      for (JsonNode dataset : result.get("datasets")) {
+        addHealth((ObjectNode) dataset, store, cube.datasets().get(dataset.get("dataset_id").asText()));
+      }
     } else {
       DatasetSnapshot snapshot = DatasetSnapshot.latest(store, target.dataset);
       result = describe(snapshot, DatasetMetadata.load(store, target.dataset));
+      addHealth(result, store, snapshot);
     }
     PrintWriter out = out();
     if (json) {
@@ -120,6 +129,38 @@ final class InfoCommand extends StoreCommand {
     ObjectNode metadata = node.putObject("metadata");
     snapshot.metadata().forEach(metadata::set);
     return node;
+  }
+
+  /**
+   * What tells whether the dataset stays healthy: its files by size class ({@link FileSizes}) and
+   * its log (versions retained, entries, snapshots, bytes, the last compaction).
+   */
+  private static void addHealth(ObjectNode node, ObjectStore store, DatasetSnapshot snapshot) throws IOException {
+    FileSizes sizes = new FileSizes();
+    snapshot.partitions().forEach(partition -> sizes.addAll(partition.files()));
+    ObjectNode fileSizes = node.putObject("file_sizes");
+    String[] classes = {"under_1mib", "1_to_16mib", "16_to_128mib", "128mib_or_more", "unknown"};
+    long[] counts = sizes.counts();
+    for (int i = 0; i < classes.length; i++) {
+      fileSizes.put(classes[i], counts[i]);
+    }
+    DatasetState state = new LogReader(store, snapshot.uuid()).latest();
+    ObjectNode log = node.putObject("log");
+    if (!state.exists()) {
+      return;
+    }
+    LogStats stats = LogStats.of(store, snapshot.uuid());
+    log.put("retained_from", state.retainedFrom());
+    log.put("version", state.version());
+    log.put("entries", stats.entries());
+    log.put("snapshots", stats.snapshots());
+    log.put("bytes", stats.bytes());
+    if (state.lastRewriteVersion() >= 0) {
+      log.putObject("last_compaction").put("version", state.lastRewriteVersion())
+          .put("committed_at", state.lastRewriteTime().toString());
+    } else {
+      log.putNull("last_compaction");
+    }
   }
 
   /** The distinct types the data files store for a column, as the log recorded them. */
@@ -205,6 +246,22 @@ final class InfoCommand extends StoreCommand {
     head.add("rows", dataset.get("rows").isNull() ? "unknown" : TextTable.count(dataset.get("rows").asLong()));
     head.add("bytes", dataset.get("bytes").isNull() ? "unknown"
         : TextTable.count(dataset.get("bytes").asLong()) + " (" + TextTable.bytes(dataset.get("bytes").asLong()) + ")");
+    if (dataset.has("file_sizes")) {
+      JsonNode sizes = dataset.get("file_sizes");
+      StringBuilder text = new StringBuilder();
+      sizes.properties().forEach(e -> text.append(text.length() == 0 ? "" : ", ").append(e.getValue().asLong())
+          .append(" ").append(e.getKey().replace('_', ' ')));
+      head.add("file sizes", text.toString());
+    }
+    JsonNode log = dataset.get("log");
+    if (log != null && log.has("version")) {
+      head.add("log", "versions " + log.get("retained_from").asLong() + " to " + log.get("version").asLong()
+          + " retained; " + TextTable.count(log.get("entries").asLong()) + " entries, "
+          + TextTable.count(log.get("snapshots").asLong()) + " snapshots, " + TextTable.bytes(log.get("bytes").asLong()));
+      head.add("last compaction", log.get("last_compaction").isNull() ? "none"
+          : "version " + log.get("last_compaction").get("version").asLong() + ", "
+              + log.get("last_compaction").get("committed_at").asText());
+    }
     head.print(out, indent);
 
     out.println(indent + "schema:");

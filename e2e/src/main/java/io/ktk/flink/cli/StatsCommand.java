@@ -5,6 +5,7 @@ import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
@@ -40,21 +41,27 @@ final class StatsCommand extends StoreCommand {
       if (i > 0) {
         out.println();
       }
-      print(out, DatasetSnapshot.latest(store, uuids.get(i)));
+      print(out, store, DatasetSnapshot.latest(store, uuids.get(i)));
     }
     return Ktk.OK;
   }
 
-  private static void print(PrintWriter out, DatasetSnapshot snapshot) {
+  private static void print(PrintWriter out, ObjectStore store, DatasetSnapshot snapshot) throws IOException {
     out.println("dataset " + snapshot.uuid() + " at version " + snapshot.version() + ":");
-    TextTable table = new TextTable(false, true, true, true).add("partition", "files", "rows", "bytes");
+    TextTable table = new TextTable(false, true, true, true, false)
+        .add("partition", "files", "rows", "bytes", "file sizes " + FileSizes.HEADER);
+    FileSizes all = new FileSizes();
     for (Partition partition : DatasetScanPlan.inOrder(snapshot)) {
+      FileSizes sizes = FileSizes.of(partition.files());
+      all.addAll(partition.files());
       table.add(partition.path().isEmpty() ? "(unpartitioned)" : partition.path(),
-          TextTable.count(partition.files().size()), TextTable.count(partition.rows()), bytes(partition.files()));
+          TextTable.count(partition.files().size()), TextTable.count(partition.rows()), bytes(partition.files()),
+          sizes.toString());
     }
     table.add("total", TextTable.count(snapshot.fileCount()), TextTable.count(snapshot.rows()),
-        bytes(snapshot.bytes()));
+        bytes(snapshot.bytes()), all.toString());
     table.print(out, "  ");
+    out.println("  " + LogHealth.describe(store, snapshot.uuid()));
   }
 
   private static String bytes(List<DataFile> files) {

@@ -68,6 +68,12 @@ class InfoAndStatsTest {
     assertThat(info.get("files").asInt()).isEqualTo(3);
     assertThat(info.get("rows").asLong()).isEqualTo(6);
     assertThat(info.get("bytes").asLong()).isEqualTo(bytesOf(files.toArray(DataFile[]::new)));
+    assertThat(info.get("file_sizes").toString()).isEqualTo("{\"under_1mib\":3,\"1_to_16mib\":0,"
+        + "\"16_to_128mib\":0,\"128mib_or_more\":0,\"unknown\":0}");
+    assertThat(info.get("log").get("retained_from").asLong()).isZero();
+    assertThat(info.get("log").get("version").asLong()).isEqualTo(1);
+    assertThat(info.get("log").get("entries").asInt()).isEqualTo(2);
+    assertThat(info.get("log").get("last_compaction").isNull()).isTrue();
     assertThat(info.get("schema").toString()).isEqualTo("["
         + "{\"name\":\"p\",\"partition_key\":true,\"normalized\":\"int64\",\"stored\":[]},"
         + "{\"name\":\"c\",\"partition_key\":false,\"normalized\":\"int64\",\"stored\":[\"int32\",\"int64\"]},"
@@ -104,10 +110,20 @@ class InfoAndStatsTest {
     DataFile p2Later = files.get(2);
     assertThat(squeezed(run.out())).containsExactly(
         "dataset events at version 1:",
-        "partition files rows bytes",
-        "p=2 2 4 " + bytes(bytesOf(p2, p2Later)),
-        "p=10 1 2 " + bytes(bytesOf(p10)),
-        "total 3 6 " + bytes(bytesOf(p10, p2, p2Later)));
+        "partition files rows bytes file sizes <1M/1-16M/16-128M/>=128M/?",
+        "p=2 2 4 " + bytes(bytesOf(p2, p2Later)) + " 2/0/0/0/0",
+        "p=10 1 2 " + bytes(bytesOf(p10)) + " 1/0/0/0/0",
+        "total 3 6 " + bytes(bytesOf(p10, p2, p2Later)) + " 3/0/0/0/0",
+        "log: versions 0 to 1 retained; 2 entries and 0 snapshots, " + logBytes() + "; last compaction: none");
+  }
+
+  /** The log's size as stats prints it: the entries' bytes as listed. */
+  private String logBytes() {
+    long total = 0;
+    for (long version = 0; version <= 1; version++) {
+      total += dir.resolve(String.format("events/_ktk_log/%020d.json", version)).toFile().length();
+    }
+    return String.format(Locale.ROOT, "%.1f KiB", total / 1024.0);
   }
 
   private static String bytes(long bytes) {

@@ -52,6 +52,9 @@ public final class DatasetState {
   private final Map<String, Long> removedIn = new HashMap<>();
   /** The oldest version that can still be read; versions before it are expired. */
   private long retainedFrom;
+  /** The version of the latest {@link Operation#REWRITE} (compaction), -1 if none, and its time. */
+  private long lastRewriteVersion = -1;
+  private Instant lastRewriteTime;
   /** Per index column, the version that last changed it; not persisted (a restored state says its own version). */
   private final Map<String, Long> indexChangedAt = new HashMap<>();
 
@@ -111,6 +114,16 @@ public final class DatasetState {
    */
   public long retainedFrom() {
     return retainedFrom;
+  }
+
+  /** The version of the latest rewrite (compaction), or -1 when none is known. */
+  public long lastRewriteVersion() {
+    return lastRewriteVersion;
+  }
+
+  /** When the latest rewrite was committed, or null when none is known. */
+  public Instant lastRewriteTime() {
+    return lastRewriteTime;
   }
 
   /**
@@ -233,6 +246,10 @@ public final class DatasetState {
       files.put(file.label(), file);
       addedIn.put(file.label(), entry.sequences().getOrDefault(file.label(), entry.version()));
     }
+    if (entry.operation() == Operation.REWRITE) {
+      lastRewriteVersion = entry.version();
+      lastRewriteTime = entry.timestamp();
+    }
     if (entry.operation() == Operation.EXPIRE) {
       retainedFrom = Math.max(retainedFrom, entry.retainFrom());
       removedIn.values().removeIf(removedAt -> removedAt <= retainedFrom);
@@ -298,6 +315,8 @@ public final class DatasetState {
     copy.addedIn.putAll(addedIn);
     copy.removedIn.putAll(removedIn);
     copy.retainedFrom = retainedFrom;
+    copy.lastRewriteVersion = lastRewriteVersion;
+    copy.lastRewriteTime = lastRewriteTime;
     indices.forEach((column, index) -> {
       Map<Object, TreeSet<String>> indexCopy = new HashMap<>();
       index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
@@ -325,7 +344,9 @@ public final class DatasetState {
       Map<String, Long> checkpoints,
       Map<String, String> checkpointFirstFiles,
       Map<String, Long> removedIn,
-      long retainedFrom) {
+      long retainedFrom,
+      long lastRewriteVersion,
+      Instant lastRewriteTime) {
     DatasetState state = new DatasetState(uuid);
     state.version = version;
     state.lastModified = lastModified;
@@ -348,6 +369,8 @@ public final class DatasetState {
     state.metadata.putAll(metadata);
     state.checkpoints.putAll(checkpoints);
     state.retainedFrom = retainedFrom;
+    state.lastRewriteVersion = lastRewriteVersion;
+    state.lastRewriteTime = lastRewriteTime;
     removedIn.forEach((label, removedAt) -> {
       if (removedAt > retainedFrom) {
         state.removedIn.put(label, removedAt);

@@ -64,6 +64,10 @@ final class SnapshotCodec {
     out.writeNumberField("version", state.version());
     out.writeStringField("timestamp", state.lastModified().toString());
     out.writeNumberField("retained_from", state.retainedFrom());
+    if (state.lastRewriteVersion() >= 0) {
+      out.writeNumberField("last_rewrite_version", state.lastRewriteVersion());
+      out.writeStringField("last_rewrite_time", state.lastRewriteTime().toString());
+    }
     writeStrings(out, "partition_keys", state.partitionKeys());
     writeStrings(out, "index_columns", state.indexColumns());
     if (state.schema() != null) {
@@ -190,6 +194,8 @@ final class SnapshotCodec {
     private Long version;
     private Instant timestamp;
     private long retainedFrom;
+    private long lastRewriteVersion = -1;
+    private Instant lastRewriteTime;
     private List<String> partitionKeys = List.of();
     private List<String> indexColumns = List.of();
     private Schema schema;
@@ -221,6 +227,8 @@ final class SnapshotCodec {
           case "version" -> version = longValue(field);
           case "timestamp" -> timestamp = instant(parser.getValueAsString());
           case "retained_from" -> retainedFrom = longValue(field);
+          case "last_rewrite_version" -> lastRewriteVersion = longValue(field);
+          case "last_rewrite_time" -> lastRewriteTime = instant(parser.getValueAsString());
           case "partition_keys" -> partitionKeys = strings(field);
           case "index_columns" -> indexColumns = strings(field);
           case "schema" -> schema = schema(parser.readValueAsTree());
@@ -247,7 +255,8 @@ final class SnapshotCodec {
       }
       try {
         return DatasetState.restore(uuid, version, timestamp, partitionKeys, new TreeSet<>(indexColumns), schema,
-            files, addedIn, indices, metadata, checkpoints, checkpointFirstFiles, removed, retainedFrom);
+            files, addedIn, indices, metadata, checkpoints, checkpointFirstFiles, removed, retainedFrom,
+            lastRewriteTime == null ? -1 : lastRewriteVersion, lastRewriteTime);
       } catch (IllegalArgumentException e) {
         throw corrupt(e.getMessage());
       }
