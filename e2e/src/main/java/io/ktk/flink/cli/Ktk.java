@@ -50,6 +50,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       ValidateCommand.class,
       GcCommand.class,
       ExpireCommand.class,
+      AdoptCommand.class,
       IndexCommand.class,
       CopyCommand.class,
       DeleteCommand.class,
