@@ -25,7 +25,7 @@ public record InputFile(TextFileSplit start, String header) {
   /**
    * Opens {@code file} as input of {@code format}.
    *
-   * @throws ValidationException when a CSV file has no header row
+   * @throws ValidationException when a CSV file has no header row, or one that is not UTF-8
    */
   public static InputFile open(Path file, InputFormat format, String inputName) throws IOException {
     long offset = 0;
@@ -44,6 +44,10 @@ public record InputFile(TextFileSplit start, String header) {
       if (header == null) {
         throw new ValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
             + "line names the columns)");
+      }
+      if (header.encodingError() != null) {
+        throw new ValidationException("Cannot ingest " + inputName + ": the CSV header row: "
+            + header.encodingError());
       }
       return new InputFile(new TextFileSplit(path, reader.offset(), reader.line()), header.text());
     }
