@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class BadInputTest {
   private static final Map<String, Queue<RejectedRecord>> REJECTED = new ConcurrentHashMap<>();
+  /** "p=" and 300 characters: more than the 255 bytes a directory name may have. */
+  private static final String LONG_PARTITION_VALUE = "v".repeat(300);
 
   @RegisterExtension
   static final MiniClusterExtension FLINK = Jobs.miniCluster();
@@ -42,13 +44,17 @@ class BadInputTest {
   @TempDir
   Path dir;
 
-  /** Test rows, except: id % 100 == 7 has no partition value, 13 a timestamp with nanoseconds, 21 no index value. */
+  /**
+   * Test rows, except: id % 100 == 7 has no partition value, 13 a timestamp with nanoseconds, 21 no
+   * index value, 31 a partition value too long for a directory name.
+   */
   private static RowData rowWithFaults(long id) {
     GenericRowData row = (GenericRowData) TestRows.row(id);
     switch ((int) (id % 100)) {
       case 7 -> row.setField(1, null);
       case 13 -> row.setField(5, TimestampData.fromLocalDateTime(TestRows.ts(id).plusNanos(1)));
       case 21 -> row.setField(2, null);
+      case 31 -> row.setField(1, StringData.fromString(LONG_PARTITION_VALUE));
       default -> { }
     }
     return row;
@@ -56,7 +62,7 @@ class BadInputTest {
 
   private static boolean faulty(long id) {
     long rest = id % 100;
-    return rest == 7 || rest == 13 || rest == 21;
+    return rest == 7 || rest == 13 || rest == 21 || rest == 31;
   }
 
   @Test
@@ -113,7 +119,7 @@ class BadInputTest {
     env.execute("dead letters");
 
     List<RejectedRecord> rejected = new ArrayList<>(REJECTED.get("dead-letter"));
-    assertThat(rejected).hasSize((int) (3 * count / 100));
+    assertThat(rejected).hasSize((int) (4 * count / 100));
     for (RejectedRecord record : rejected) {
       long id = Long.parseLong(record.record().substring("+I{id=".length(), record.record().indexOf(',')));
       switch ((int) (id % 100)) {
@@ -123,6 +129,9 @@ class BadInputTest {
             LocalDateTime.of(2024, 1, 1, 0, 0).plusSeconds(id).plusNanos(1000 * (id % 1000) + 1).toString());
         case 21 -> assertThat(record.reason())
             .isEqualTo("Cannot write to dataset 'events': column 'c' is an index column and may not be null");
+        case 31 -> assertThat(record.reason()).isEqualTo("Cannot use " + "v".repeat(60) + "... (300 characters) as a "
+            + "partition value of column p: its directory name p=" + "v".repeat(38) + "... is 302 bytes long once "
+            + "percent-encoded, and a file or directory name may have at most 255 (dataset 'events')");
         default -> throw new AssertionError("record " + record + " was rejected");
       }
     }
