@@ -1,5 +1,6 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.ingest.CheckpointDirectoryLock;
 import io.ktk.flink.ingest.IngestJob;
 import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.IngestTarget;
@@ -11,6 +12,7 @@ import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
 import io.ktk.flink.sink.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.state.KtkException;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.DataFile;
@@ -250,19 +252,33 @@ final class IngestCommand extends StoreCommand {
     boolean stdin = input == null || input.equals("-");
     String inputName = stdin ? "stdin" : input;
     Path dir = checkpointDir == null ? null : checkpointDir.toAbsolutePath();
+    LogReader log = new LogReader(opened, dataset);
+    DatasetState logged = log.latest();
+    DatasetState before = logged.exists() ? logged : log.latestOrPublished();
     // A directory URL with or without its trailing slash names the same store.
     IngestManifest asked = new IngestManifest(1, opened.url().replaceAll("/+$", ""), dataset,
         stdin ? "-" : Path.of(input).toAbsolutePath().toString(), stdin ? 0 : Files.size(Path.of(input)),
-        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false,
-        dimensionColumns, seed, false);
+        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(before), false, false,
+        dimensionColumns, seed, false, newWriterIdPrefix(), logged.version(), onInvalid.name(), null);
 
-    Path temporary = null;
-    Path inputPath;
-    Path restoreFrom = null;
-    IngestManifest manifest = asked;
-    if (dir != null) {
-      manifest = prepareCheckpointDir(dir, asked);
-      restoreFrom = RetainedCheckpoints.latest(dir.resolve("checkpoints")).orElse(null);
+    if (dir == null) {
+      Path temporary = stdin ? Files.createTempFile("ktk-ingest-", ".spool") : null;
+      try {
+        if (stdin) {
+          InputFile.spool(System.in, temporary);
+        }
+        return ingest(opened, target, asked, null, stdin ? temporary : Path.of(input), inputName, null);
+      } finally {
+        if (temporary != null) {
+          Files.deleteIfExists(temporary);
+        }
+      }
+    }
+    checkNotForeign(dir);
+    try (CheckpointDirectoryLock locked = CheckpointDirectoryLock.acquire(dir)) {
+      IngestManifest manifest = prepareCheckpointDir(dir, asked);
+      Path restoreFrom = RetainedCheckpoints.latest(dir.resolve("checkpoints")).orElse(null);
+      Path inputPath;
       if (stdin) {
         inputPath = dir.resolve(IngestManifest.SPOOL);
         if (!manifest.spooled()) {
@@ -277,21 +293,13 @@ final class IngestCommand extends StoreCommand {
               + "another --checkpoint-dir to ingest it anew");
         }
       }
-    } else if (stdin) {
-      temporary = Files.createTempFile("ktk-ingest-", ".spool");
-      inputPath = temporary;
-      InputFile.spool(System.in, inputPath);
-    } else {
-      inputPath = Path.of(input);
-    }
-
-    try {
       return ingest(opened, target, manifest, dir, inputPath, inputName, restoreFrom);
-    } finally {
-      if (temporary != null) {
-        Files.deleteIfExists(temporary);
-      }
     }
+  }
+
+  /** A prefix no other ingest has: the ingest's commits are those of writer ids that start with it. */
+  private static String newWriterIdPrefix() {
+    return "ktk-ingest-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12) + "-";
   }
 
   private int ingest(ObjectStore opened, IngestTarget target, IngestManifest manifest, Path dir, Path inputPath,
@@ -313,7 +321,9 @@ final class IngestCommand extends StoreCommand {
     int cores = Runtime.getRuntime().availableProcessors();
     IngestJob.Settings settings = new IngestJob.Settings(target, parser, inputFile.start(), inputName,
         parallelism != null ? parallelism : cores, checkpointInterval, dir == null ? null : dir.resolve("checkpoints"),
-        restoreFrom, policy, parts, new TreeSet<>(injectFailuresAt));
+        restoreFrom, policy, parts, manifest.writerIdPrefix() != null ? manifest.writerIdPrefix() : "",
+        new TreeSet<>(injectFailuresAt));
+    IngestOutcome outcome = new IngestOutcome(opened, manifest, inputFile, format, inputName, target.describe());
 
     PrintWriter err = err();
     if (manifest.jobFinished()) {
@@ -325,7 +335,17 @@ final class IngestCommand extends StoreCommand {
         err.println("Resuming the ingest from checkpoint " + restoreFrom);
         err.flush();
       }
-      runJob(opened, settings, manifest.rowsBefore());
+      try {
+        runJob(settings, outcome);
+      } catch (KtkException e) {
+        long rejected = 0;
+        if (parts != null && dir == null) {
+          // No run can resume this one: hand on the dead letters of the checkpoints it completed.
+          rejected = DeadLetterSink.collect(parts, deadLetterFile);
+          DeadLetterSink.cleanUp(parts);
+        }
+        throw outcome.stopped(e, policy, dir, rejected, deadLetterFile);
+      }
       if (dir != null) {
         manifest.withJobFinished().save(dir);
       }
@@ -333,38 +353,37 @@ final class IngestCommand extends StoreCommand {
 
     long rejected = parts == null ? 0 : DeadLetterSink.collect(parts, deadLetterFile);
     long read = inputFile.countRecords(format);
+    long committed = outcome.committed();
+    String problem = IngestOutcome.unaccounted(read, committed, rejected);
     if (dir != null) {
-      manifest.withFinished().save(dir);
-      deleteTree(dir.resolve("checkpoints"));
-      Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
+      manifest.withFinished(problem).save(dir);
+      if (problem == null) {
+        deleteTree(dir.resolve("checkpoints"));
+        Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
+      }
     }
     if (parts != null) {
       DeadLetterSink.cleanUp(parts);
     }
-    DatasetState state = new LogReader(opened, dataset).latest();
-    long committed = state.files().values().stream().mapToLong(DataFile::rows).sum() - manifest.rowsBefore();
+    long version = new LogReader(opened, dataset).latest().version();
     PrintWriter out = out();
-    out.println("Ingested " + inputName + " into " + target.describe() + " (version " + state.version() + "): "
+    out.println("Ingested " + inputName + " into " + target.describe() + " (version " + version + "): "
         + read + " records read, " + committed + " committed, " + rejected + " rejected"
         + (policy == ValidationPolicy.DEAD_LETTER ? " (dead letters in " + deadLetterFile + ")" : "") + ".");
     out.flush();
-    if (read != committed + rejected) {
-      err.println("Cannot account for every record of " + inputName + ": " + read + " read, but " + committed
-          + " committed and " + rejected + " rejected (did another writer change " + target.describe()
-          + " meanwhile?)");
+    if (problem != null) {
+      err.println(outcome.unaccountedMessage(problem) + (dir == null ? "" : " The checkpoint directory " + dir
+          + " is kept as it is, marked finished: running the ingest again would not repair this."));
       return Ktk.ERROR;
     }
     return Ktk.OK;
   }
 
-  private void runJob(ObjectStore opened, IngestJob.Settings settings, long rowsBefore) throws Exception {
-    DatasetState progressState = new DatasetState(dataset);
-    LogReader log = new LogReader(opened, dataset);
+  private void runJob(IngestJob.Settings settings, IngestOutcome outcome) throws Exception {
     try (Progress progress = progress("rows committed", -1)) {
       IngestJob.run(settings, () -> {
         try {
-          log.catchUp(progressState);
-          progress.set(progressState.files().values().stream().mapToLong(DataFile::rows).sum() - rowsBefore);
+          progress.set(outcome.committed());
         } catch (IOException | RuntimeException e) {
           // Progress is a courtesy; the job's own outcome decides.
         }
@@ -372,18 +391,29 @@ final class IngestCommand extends StoreCommand {
     }
   }
 
-  /** The manifest to go on with: the directory's own (same ingest, not finished), or {@code asked}, saved. */
+  /**
+   * Refuses a directory that holds files but no manifest, before the lock file is put into it: it is
+   * no checkpoint directory of an ingest, and may be anything.
+   */
+  private void checkNotForeign(Path dir) throws IOException {
+    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(IngestManifest.FILE))) {
+      return;
+    }
+    try (var entries = Files.list(dir)) {
+      if (entries.anyMatch(entry -> !entry.getFileName().toString().equals(CheckpointDirectoryLock.FILE))) {
+        throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' is not empty and holds no "
+            + IngestManifest.FILE + " of an ingest; give an empty or new directory");
+      }
+    }
+  }
+
+  /**
+   * The manifest to go on with: the directory's own (same ingest, not finished), or {@code asked},
+   * saved. Called with the directory locked.
+   */
   private IngestManifest prepareCheckpointDir(Path dir, IngestManifest asked) throws IOException {
     Optional<IngestManifest> existing = IngestManifest.load(dir);
     if (existing.isEmpty()) {
-      if (Files.isDirectory(dir)) {
-        try (var entries = Files.list(dir)) {
-          if (entries.findAny().isPresent()) {
-            throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' is not empty and holds no "
-                + IngestManifest.FILE + " of an ingest; give an empty or new directory");
-          }
-        }
-      }
       asked.save(dir);
       return asked;
     }
@@ -393,21 +423,26 @@ final class IngestCommand extends StoreCommand {
       throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' holds the checkpoints of another "
           + "ingest (" + String.join("; ", differences) + "); give another directory");
     }
+    String inputName = asked.input().equals("-") ? "stdin" : asked.input();
     if (manifest.finished()) {
-      throw new ValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
-          + " again with checkpoint directory " + dir + ": that ingest ran to its end; remove the directory to "
-          + "ingest the input once more");
+      throw new ValidationException("Cannot ingest " + inputName + " again with checkpoint directory " + dir
+          + ": that ingest ran to its end" + (manifest.accountingProblem() == null ? ""
+              : ", but its records did not add up (" + manifest.accountingProblem() + "), which running it again "
+                  + "would not repair") + "; remove the directory to ingest the input once more");
+    }
+    if (OnInvalid.DEAD_LETTER.name().equals(manifest.onInvalid()) && onInvalid == OnInvalid.FAIL) {
+      throw usage("Invalid value for option '--on-invalid': the ingest in '" + dir + "' sets invalid records aside "
+          + "(--on-invalid dead-letter); resume it with that option");
+    }
+    if (manifest.onInvalid() != null && !manifest.onInvalid().equals(onInvalid.name())) {
+      manifest = manifest.withOnInvalid(onInvalid.name()); // fail -> dead-letter: going on past an invalid record
+      manifest.save(dir);
     }
     return manifest;
   }
 
-  private static long rows(ObjectStore store, String uuid) throws IOException {
-    DatasetState state = new LogReader(store, uuid).latestOrPublished();
+  private static long rows(DatasetState state) {
     return state.exists() ? state.files().values().stream().mapToLong(DataFile::rows).sum() : 0;
-  }
-
-  private long rows(ObjectStore store) throws IOException {
-    return rows(store, dataset);
   }
 
   private static void deleteTree(Path root) throws IOException {

@@ -65,6 +65,24 @@ public record InputFile(TextFileSplit start, String header) {
     return count;
   }
 
+  /**
+   * The line the {@code records}-th record from the start position ends on (a CSV record may span
+   * lines), or -1 when there are fewer records.
+   */
+  public long lastLineOf(InputFormat format, long records) throws IOException {
+    try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
+        format.quotedLineBreaks())) {
+      InputRecord record = null;
+      for (long i = 0; i < records; i++) {
+        record = reader.next();
+        if (record == null) {
+          return -1;
+        }
+      }
+      return record == null ? -1 : record.line() + record.text().chars().filter(c -> c == '\n').count();
+    }
+  }
+
   /** Copies {@code in} to {@code file} (through a temporary file, so that {@code file} is whole); returns the bytes. */
   public static long spool(InputStream in, Path file) throws IOException {
     Path temp = file.resolveSibling(file.getFileName() + ".tmp");
