@@ -124,12 +124,12 @@ class IngestConcurrencyTest {
     waitUntil(first, "first", () -> committedVersions() >= 2);
 
     Process second = ingest("second", args);
-    assertThat(second.waitFor(2, TimeUnit.MINUTES)).as("the second ended").isTrue();
-    assertThat(first.isAlive()).as("the first still runs when the second ends (else the input is too small "
-        + "for this test)").isTrue();
+    assertThat(second.waitFor(10, TimeUnit.MINUTES)).as("the second ended").isTrue();
     assertThat(second.exitValue()).as(err("second")).isEqualTo(Ktk.ERROR);
     assertThat(err("second")).startsWith("Cannot use checkpoint directory " + checkpoints + ": another ktk ingest "
         + "(process " + first.pid() + ") is running with it.");
+    assertThat(first.isAlive()).as("the first still runs when the second ends (else the input is too small "
+        + "for this test)").isTrue();
 
     assertThat(first.waitFor(10, TimeUnit.MINUTES)).as("the first ended").isTrue();
     assertThat(first.exitValue()).as(err("first")).isZero();
