@@ -1,6 +1,5 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.ingest.CheckpointDirectoryLock;
 import io.ktk.flink.ingest.IngestJob;
 import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.IngestTarget;
@@ -8,7 +7,6 @@ import io.ktk.flink.ingest.InputFile;
 import io.ktk.flink.ingest.InputFormat;
 import io.ktk.flink.ingest.InvalidValueException;
 import io.ktk.flink.ingest.RecordParser;
-import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
 import io.ktk.flink.sink.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
@@ -27,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.table.types.logical.RowType;
@@ -274,26 +271,9 @@ final class IngestCommand extends StoreCommand {
         }
       }
     }
-    checkNotForeign(dir);
-    try (CheckpointDirectoryLock locked = CheckpointDirectoryLock.acquire(dir)) {
-      IngestManifest manifest = prepareCheckpointDir(dir, asked);
-      Path restoreFrom = RetainedCheckpoints.latest(dir.resolve("checkpoints")).orElse(null);
-      Path inputPath;
-      if (stdin) {
-        inputPath = dir.resolve(IngestManifest.SPOOL);
-        if (!manifest.spooled()) {
-          manifest = manifest.withSpooled(InputFile.spool(System.in, inputPath));
-          manifest.save(dir);
-        }
-      } else {
-        inputPath = Path.of(input);
-        if (Files.size(inputPath) != manifest.inputBytes()) {
-          throw new ValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
-              + Files.size(inputPath) + " bytes now, " + manifest.inputBytes() + " when the ingest started; use "
-              + "another --checkpoint-dir to ingest it anew");
-        }
-      }
-      return ingest(opened, target, manifest, dir, inputPath, inputName, restoreFrom);
+    try (IngestCheckpointDir locked = IngestCheckpointDir.open(dir, asked, stdin ? null : Path.of(input),
+        onInvalid.name(), spec.commandLine())) {
+      return ingest(opened, target, locked.manifest(), dir, locked.input(), inputName, locked.restoreFrom());
     }
   }
 
@@ -356,11 +336,7 @@ final class IngestCommand extends StoreCommand {
     long committed = outcome.committed();
     String problem = IngestOutcome.unaccounted(read, committed, rejected);
     if (dir != null) {
-      manifest.withFinished(problem).save(dir);
-      if (problem == null) {
-        deleteTree(dir.resolve("checkpoints"));
-        Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
-      }
+      IngestCheckpointDir.finish(dir, manifest, problem);
     }
     if (parts != null) {
       DeadLetterSink.cleanUp(parts);
@@ -391,80 +367,8 @@ final class IngestCommand extends StoreCommand {
     }
   }
 
-  /**
-   * Refuses a directory that holds files but no manifest, before the lock file is put into it: it is
-   * no checkpoint directory of an ingest, and may be anything.
-   */
-  private void checkNotForeign(Path dir) throws IOException {
-    if (!Files.isDirectory(dir) || Files.exists(dir.resolve(IngestManifest.FILE))) {
-      return;
-    }
-    try (var entries = Files.list(dir)) {
-      if (entries.anyMatch(entry -> !entry.getFileName().toString().equals(CheckpointDirectoryLock.FILE))) {
-        throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' is not empty and holds no "
-            + IngestManifest.FILE + " of an ingest; give an empty or new directory");
-      }
-    }
-  }
-
-  /**
-   * The manifest to go on with: the directory's own (same ingest, not finished), or {@code asked},
-   * saved. Called with the directory locked.
-   */
-  private IngestManifest prepareCheckpointDir(Path dir, IngestManifest asked) throws IOException {
-    Optional<IngestManifest> existing = IngestManifest.load(dir);
-    if (existing.isEmpty()) {
-      asked.save(dir);
-      return asked;
-    }
-    IngestManifest manifest = existing.get();
-    List<String> differences = manifest.differences(asked);
-    if (!differences.isEmpty()) {
-      throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' holds the checkpoints of another "
-          + "ingest (" + String.join("; ", differences) + "); give another directory");
-    }
-    String inputName = asked.input().equals("-") ? "stdin" : asked.input();
-    if (manifest.finished()) {
-      throw new ValidationException("Cannot ingest " + inputName + " again with checkpoint directory " + dir
-          + ": that ingest ran to its end" + (manifest.accountingProblem() == null ? ""
-              : ", but its records did not add up (" + manifest.accountingProblem() + "), which running it again "
-                  + "would not repair") + "; remove the directory to ingest the input once more");
-    }
-    if (OnInvalid.DEAD_LETTER.name().equals(manifest.onInvalid()) && onInvalid == OnInvalid.FAIL) {
-      throw usage("Invalid value for option '--on-invalid': the ingest in '" + dir + "' sets invalid records aside "
-          + "(--on-invalid dead-letter); resume it with that option");
-    }
-    if (manifest.onInvalid() != null && !manifest.onInvalid().equals(onInvalid.name())) {
-      manifest = manifest.withOnInvalid(onInvalid.name()); // fail -> dead-letter: going on past an invalid record
-      manifest.save(dir);
-    }
-    return manifest;
-  }
-
   private static long rows(DatasetState state) {
     return state.exists() ? state.files().values().stream().mapToLong(DataFile::rows).sum() : 0;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    // Flink may still be discarding the checkpoints of the finished job: what vanishes meanwhile is fine.
-    for (int attempt = 0; Files.exists(root); attempt++) {
-      try (var paths = Files.walk(root)) {
-        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(path);
-        }
-      } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
-        if (attempt == 10) {
-          throw e;
-        }
-      } catch (java.io.UncheckedIOException e) {
-        if (attempt == 10) {
-          throw e.getCause();
-        }
-      }
-    }
   }
 
   /** fail | dead-letter. */

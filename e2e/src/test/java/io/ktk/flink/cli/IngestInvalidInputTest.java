@@ -151,4 +151,28 @@ class IngestInvalidInputTest {
     assertThat(rows.keySet()).containsExactly(1L, 3L, 9L);
     assertThat(rows.get(3L).get("d").asText()).isEqualTo("12345678901234567.89");
   }
+
+  @Test
+  void aPartitionValueTooLongForADirectoryNameIsRefusedLikeOtherBadRecords() throws Exception {
+    String tooLong = "v".repeat(300);
+    Path input = Files.writeString(dir.resolve("in.jsonl"), "{\"id\": 1, \"s\": \"a\"}\n{\"id\": 2, \"s\": \"" + tooLong
+        + "\"}\n{\"id\": 3, \"s\": \"b\"}\n");
+    Path deadLetters = dir.resolve("rejected.jsonl");
+
+    KtkRun run = ingest(input, "jsonl", deadLetters, "--partition-on", "s");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).contains("3 records read, 2 committed, 1 rejected");
+    String reason = IngestInput.JSON.readTree(Files.readAllLines(deadLetters).get(0)).get("reason").asText();
+    assertThat(reason).isEqualTo("Cannot use " + "v".repeat(60) + "... (300 characters) as a partition value of "
+        + "column s: its directory name s=" + "v".repeat(38) + "... is 302 bytes long once percent-encoded, and a "
+        + "file or directory name may have at most 255 (dataset 'events')");
+    assertThat(readBack().keySet()).containsExactly(1L, 3L);
+
+    KtkRun failing = ktk("ingest", "--store", dir.resolve("store").toUri().toString(), "--dataset", "events",
+        "--schema", SCHEMA, "--partition-on", "s", "--input", input.toString());
+    assertThat(failing.exitCode()).as(failing.toString()).isEqualTo(Ktk.ERROR);
+    assertThat(failing.err()).startsWith("Cannot use " + "v".repeat(60) + "... (300 characters) as a partition "
+        + "value of column s");
+  }
 }
