@@ -46,7 +46,8 @@ import picocli.CommandLine.ParameterException;
           + "exactly once: each checkpoint commits one version.",
       "With --checkpoint-dir, checkpoints are retained there, and the same command started again after a crash "
           + "resumes from the latest one instead of starting over (stdin is spooled into that directory first, "
-          + "so a resumed run does not read stdin again). A directory of an ingest that finished is refused."
+          + "so a resumed run does not read stdin again). A directory of an ingest that finished is refused, and so "
+          + "is one that another ingest is running with (it is locked)."
     },
     footer = {
       "",
@@ -60,8 +61,11 @@ import picocli.CommandLine.ParameterException;
       "",
       "A record that cannot be parsed or converted, or that the dataset refuses (e.g. a null partition value), "
           + "ends the ingest with exit code 1 naming its line (--on-invalid fail), or goes with its reason to the "
-          + "dead-letter file as a JSON line (--on-invalid dead-letter). The summary counts records read, "
-          + "committed and rejected.",
+          + "dead-letter file as a JSON line (--on-invalid dead-letter). Nothing is stored as something else: a "
+          + "value beyond its type's range, a JSON line that is not exactly one object with each field once, a "
+          + "record that is not UTF-8 are invalid. What checkpoints committed before a failure stays; the message "
+          + "says how much. The summary counts records read, committed by this ingest (not by other writers) and "
+          + "rejected.",
       "",
       "A dataset of a cube: --cube NAME --dataset-id ID [--seed] --dimension-columns a,b --partition-columns p "
           + "instead of --dataset (and without --partition-on, --index-on). Duplicate cells within a checkpoint "
