@@ -121,7 +121,7 @@ final class IngestOutcome {
       message.append("Ingesting the whole input again would commit them twice; with --checkpoint-dir, an ingest "
           + "can be resumed instead.");
     }
-    return new IngestFailedException(message.toString(), failure);
+    return new IngestFailedException(message.toString().strip(), failure);
   }
 
   private long lastLineOf(long records) {
