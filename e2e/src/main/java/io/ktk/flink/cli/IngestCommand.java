@@ -7,10 +7,10 @@ import io.ktk.flink.ingest.InputFile;
 import io.ktk.flink.ingest.InputFormat;
 import io.ktk.flink.ingest.InvalidValueException;
 import io.ktk.flink.ingest.RecordParser;
-import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
 import io.ktk.flink.sink.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.state.KtkException;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.DataFile;
@@ -25,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.table.types.logical.RowType;
@@ -47,7 +46,8 @@ import picocli.CommandLine.ParameterException;
           + "exactly once: each checkpoint commits one version.",
       "With --checkpoint-dir, checkpoints are retained there, and the same command started again after a crash "
           + "resumes from the latest one instead of starting over (stdin is spooled into that directory first, "
-          + "so a resumed run does not read stdin again). A directory of an ingest that finished is refused."
+          + "so a resumed run does not read stdin again). A directory of an ingest that finished is refused, and so "
+          + "is one that another ingest is running with (it is locked)."
     },
     footer = {
       "",
@@ -61,8 +61,11 @@ import picocli.CommandLine.ParameterException;
       "",
       "A record that cannot be parsed or converted, or that the dataset refuses (e.g. a null partition value), "
           + "ends the ingest with exit code 1 naming its line (--on-invalid fail), or goes with its reason to the "
-          + "dead-letter file as a JSON line (--on-invalid dead-letter). The summary counts records read, "
-          + "committed and rejected.",
+          + "dead-letter file as a JSON line (--on-invalid dead-letter). Nothing is stored as something else: a "
+          + "value beyond its type's range, a JSON line that is not exactly one object with each field once, a "
+          + "record that is not UTF-8 are invalid. What checkpoints committed before a failure stays; the message "
+          + "says how much. The summary counts records read, committed by this ingest (not by other writers) and "
+          + "rejected.",
       "",
       "A dataset of a cube: --cube NAME --dataset-id ID [--seed] --dimension-columns a,b --partition-columns p "
           + "instead of --dataset (and without --partition-on, --index-on). Duplicate cells within a checkpoint "
@@ -250,48 +253,37 @@ final class IngestCommand extends StoreCommand {
     boolean stdin = input == null || input.equals("-");
     String inputName = stdin ? "stdin" : input;
     Path dir = checkpointDir == null ? null : checkpointDir.toAbsolutePath();
+    LogReader log = new LogReader(opened, dataset);
+    DatasetState logged = log.latest();
+    DatasetState before = logged.exists() ? logged : log.latestOrPublished();
     // A directory URL with or without its trailing slash names the same store.
     IngestManifest asked = new IngestManifest(1, opened.url().replaceAll("/+$", ""), dataset,
         stdin ? "-" : Path.of(input).toAbsolutePath().toString(), stdin ? 0 : Files.size(Path.of(input)),
-        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(opened), false, false,
-        dimensionColumns, seed, false);
+        format.name(), rowType.asSerializableString(), partitionOn, indexOn, rows(before), false, false,
+        dimensionColumns, seed, false, newWriterIdPrefix(), logged.version(), onInvalid.name(), null);
 
-    Path temporary = null;
-    Path inputPath;
-    Path restoreFrom = null;
-    IngestManifest manifest = asked;
-    if (dir != null) {
-      manifest = prepareCheckpointDir(dir, asked);
-      restoreFrom = RetainedCheckpoints.latest(dir.resolve("checkpoints")).orElse(null);
-      if (stdin) {
-        inputPath = dir.resolve(IngestManifest.SPOOL);
-        if (!manifest.spooled()) {
-          manifest = manifest.withSpooled(InputFile.spool(System.in, inputPath));
-          manifest.save(dir);
+    if (dir == null) {
+      Path temporary = stdin ? Files.createTempFile("ktk-ingest-", ".spool") : null;
+      try {
+        if (stdin) {
+          InputFile.spool(System.in, temporary);
         }
-      } else {
-        inputPath = Path.of(input);
-        if (Files.size(inputPath) != manifest.inputBytes()) {
-          throw new ValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
-              + Files.size(inputPath) + " bytes now, " + manifest.inputBytes() + " when the ingest started; use "
-              + "another --checkpoint-dir to ingest it anew");
+        return ingest(opened, target, asked, null, stdin ? temporary : Path.of(input), inputName, null);
+      } finally {
+        if (temporary != null) {
+          Files.deleteIfExists(temporary);
         }
       }
-    } else if (stdin) {
-      temporary = Files.createTempFile("ktk-ingest-", ".spool");
-      inputPath = temporary;
-      InputFile.spool(System.in, inputPath);
-    } else {
-      inputPath = Path.of(input);
     }
+    try (IngestCheckpointDir locked = IngestCheckpointDir.open(dir, asked, stdin ? null : Path.of(input),
+        onInvalid.name(), spec.commandLine())) {
+      return ingest(opened, target, locked.manifest(), dir, locked.input(), inputName, locked.restoreFrom());
+    }
+  }
 
-    try {
-      return ingest(opened, target, manifest, dir, inputPath, inputName, restoreFrom);
-    } finally {
-      if (temporary != null) {
-        Files.deleteIfExists(temporary);
-      }
-    }
+  /** A prefix no other ingest has: the ingest's commits are those of writer ids that start with it. */
+  private static String newWriterIdPrefix() {
+    return "ktk-ingest-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12) + "-";
   }
 
   private int ingest(ObjectStore opened, IngestTarget target, IngestManifest manifest, Path dir, Path inputPath,
@@ -313,7 +305,9 @@ final class IngestCommand extends StoreCommand {
     int cores = Runtime.getRuntime().availableProcessors();
     IngestJob.Settings settings = new IngestJob.Settings(target, parser, inputFile.start(), inputName,
         parallelism != null ? parallelism : cores, checkpointInterval, dir == null ? null : dir.resolve("checkpoints"),
-        restoreFrom, policy, parts, new TreeSet<>(injectFailuresAt));
+        restoreFrom, policy, parts, manifest.writerIdPrefix() != null ? manifest.writerIdPrefix() : "",
+        new TreeSet<>(injectFailuresAt));
+    IngestOutcome outcome = new IngestOutcome(opened, manifest, inputFile, format, inputName, target.describe());
 
     PrintWriter err = err();
     if (manifest.jobFinished()) {
@@ -325,7 +319,17 @@ final class IngestCommand extends StoreCommand {
         err.println("Resuming the ingest from checkpoint " + restoreFrom);
         err.flush();
       }
-      runJob(opened, settings, manifest.rowsBefore());
+      try {
+        runJob(settings, outcome);
+      } catch (KtkException e) {
+        long rejected = 0;
+        if (parts != null && dir == null) {
+          // No run can resume this one: hand on the dead letters of the checkpoints it completed.
+          rejected = DeadLetterSink.collect(parts, deadLetterFile);
+          DeadLetterSink.cleanUp(parts);
+        }
+        throw outcome.stopped(e, policy, dir, rejected, deadLetterFile);
+      }
       if (dir != null) {
         manifest.withJobFinished().save(dir);
       }
@@ -333,38 +337,33 @@ final class IngestCommand extends StoreCommand {
 
     long rejected = parts == null ? 0 : DeadLetterSink.collect(parts, deadLetterFile);
     long read = inputFile.countRecords(format);
+    long committed = outcome.committed();
+    String problem = IngestOutcome.unaccounted(read, committed, rejected);
     if (dir != null) {
-      manifest.withFinished().save(dir);
-      deleteTree(dir.resolve("checkpoints"));
-      Files.deleteIfExists(dir.resolve(IngestManifest.SPOOL));
+      IngestCheckpointDir.finish(dir, manifest, problem);
     }
     if (parts != null) {
       DeadLetterSink.cleanUp(parts);
     }
-    DatasetState state = new LogReader(opened, dataset).latest();
-    long committed = state.files().values().stream().mapToLong(DataFile::rows).sum() - manifest.rowsBefore();
+    long version = new LogReader(opened, dataset).latest().version();
     PrintWriter out = out();
-    out.println("Ingested " + inputName + " into " + target.describe() + " (version " + state.version() + "): "
+    out.println("Ingested " + inputName + " into " + target.describe() + " (version " + version + "): "
         + read + " records read, " + committed + " committed, " + rejected + " rejected"
         + (policy == ValidationPolicy.DEAD_LETTER ? " (dead letters in " + deadLetterFile + ")" : "") + ".");
     out.flush();
-    if (read != committed + rejected) {
-      err.println("Cannot account for every record of " + inputName + ": " + read + " read, but " + committed
-          + " committed and " + rejected + " rejected (did another writer change " + target.describe()
-          + " meanwhile?)");
+    if (problem != null) {
+      err.println(outcome.unaccountedMessage(problem) + (dir == null ? "" : " The checkpoint directory " + dir
+          + " is kept as it is, marked finished: running the ingest again would not repair this."));
       return Ktk.ERROR;
     }
     return Ktk.OK;
   }
 
-  private void runJob(ObjectStore opened, IngestJob.Settings settings, long rowsBefore) throws Exception {
-    DatasetState progressState = new DatasetState(dataset);
-    LogReader log = new LogReader(opened, dataset);
+  private void runJob(IngestJob.Settings settings, IngestOutcome outcome) throws Exception {
     try (Progress progress = progress("rows committed", -1)) {
       IngestJob.run(settings, () -> {
         try {
-          log.catchUp(progressState);
-          progress.set(progressState.files().values().stream().mapToLong(DataFile::rows).sum() - rowsBefore);
+          progress.set(outcome.committed());
         } catch (IOException | RuntimeException e) {
           // Progress is a courtesy; the job's own outcome decides.
         }
@@ -372,64 +371,8 @@ final class IngestCommand extends StoreCommand {
     }
   }
 
-  /** The manifest to go on with: the directory's own (same ingest, not finished), or {@code asked}, saved. */
-  private IngestManifest prepareCheckpointDir(Path dir, IngestManifest asked) throws IOException {
-    Optional<IngestManifest> existing = IngestManifest.load(dir);
-    if (existing.isEmpty()) {
-      if (Files.isDirectory(dir)) {
-        try (var entries = Files.list(dir)) {
-          if (entries.findAny().isPresent()) {
-            throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' is not empty and holds no "
-                + IngestManifest.FILE + " of an ingest; give an empty or new directory");
-          }
-        }
-      }
-      asked.save(dir);
-      return asked;
-    }
-    IngestManifest manifest = existing.get();
-    List<String> differences = manifest.differences(asked);
-    if (!differences.isEmpty()) {
-      throw usage("Invalid value for option '--checkpoint-dir': '" + dir + "' holds the checkpoints of another "
-          + "ingest (" + String.join("; ", differences) + "); give another directory");
-    }
-    if (manifest.finished()) {
-      throw new ValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
-          + " again with checkpoint directory " + dir + ": that ingest ran to its end; remove the directory to "
-          + "ingest the input once more");
-    }
-    return manifest;
-  }
-
-  private static long rows(ObjectStore store, String uuid) throws IOException {
-    DatasetState state = new LogReader(store, uuid).latestOrPublished();
+  private static long rows(DatasetState state) {
     return state.exists() ? state.files().values().stream().mapToLong(DataFile::rows).sum() : 0;
-  }
-
-  private long rows(ObjectStore store) throws IOException {
-    return rows(store, dataset);
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    // Flink may still be discarding the checkpoints of the finished job: what vanishes meanwhile is fine.
-    for (int attempt = 0; Files.exists(root); attempt++) {
-      try (var paths = Files.walk(root)) {
-        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(path);
-        }
-      } catch (java.nio.file.NoSuchFileException | java.nio.file.DirectoryNotEmptyException e) {
-        if (attempt == 10) {
-          throw e;
-        }
-      } catch (java.io.UncheckedIOException e) {
-        if (attempt == 10) {
-          throw e.getCause();
-        }
-      }
-    }
   }
 
   /** fail | dead-letter. */

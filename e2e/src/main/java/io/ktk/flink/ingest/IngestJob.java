@@ -57,11 +57,12 @@ public final class IngestJob {
    * @param checkpointDir where checkpoints are retained, or null to keep them in memory
    * @param restoreFrom a retained checkpoint to resume from, or null
    * @param deadLetterParts where committed dead letters go (policy DEAD_LETTER), or null
+   * @param writerIdPrefix starts the sink's writer ids, to find the ingest's commits ({@link CommittedRows})
    * @param injectFailuresAt test hook: lines where the job fails once
    */
   public record Settings(IngestTarget target, RecordParser parser, TextFileSplit input, String inputName,
       int parallelism, Duration checkpointInterval, Path checkpointDir, Path restoreFrom,
-      ValidationPolicy policy, Path deadLetterParts, Set<Long> injectFailuresAt) {
+      ValidationPolicy policy, Path deadLetterParts, String writerIdPrefix, Set<Long> injectFailuresAt) {
     public Settings {
       requireNonNull(target, "target is null");
       requireNonNull(parser, "parser is null");
@@ -69,6 +70,7 @@ public final class IngestJob {
       requireNonNull(inputName, "inputName is null");
       requireNonNull(checkpointInterval, "checkpointInterval is null");
       requireNonNull(policy, "policy is null");
+      requireNonNull(writerIdPrefix, "writerIdPrefix is null");
       injectFailuresAt = Set.copyOf(injectFailuresAt);
       if (policy == ValidationPolicy.DEAD_LETTER && deadLetterParts == null) {
         throw new IllegalArgumentException("deadLetterParts is null with policy DEAD_LETTER");
@@ -142,7 +144,8 @@ public final class IngestJob {
             InternalTypeInfo.of(rowType))
         .name("parse " + settings.parser().format().name().toLowerCase(java.util.Locale.ROOT))
         .uid("ktk-ingest-parse");
-    DataStream<RejectedRecord> rejected = settings.target().addTo(rows, settings.policy(), "ktk-ingest-sink");
+    DataStream<RejectedRecord> rejected = settings.target().addTo(rows, settings.policy(), settings.writerIdPrefix(),
+        "ktk-ingest-sink");
     if (settings.policy() == ValidationPolicy.DEAD_LETTER) {
       rows.getSideOutput(ParseFunction.REJECTED)
           .union(rejected.map(DeadLetter::of).name("sink rejections").uid("ktk-ingest-sink-rejections"))

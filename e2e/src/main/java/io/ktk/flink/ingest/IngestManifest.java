@@ -20,7 +20,8 @@ import java.util.Optional;
  * <pre>{@code
  * {"version":1,"store":"file:///data/","dataset":"events","input":"/in/events.jsonl","inputBytes":1048576,
  *  "format":"JSONL","schema":"ROW<`id` BIGINT, `p` STRING>","partitionOn":["p"],"indexOn":[],
- *  "rowsBefore":0,"spooled":false,"finished":false,"dimensionColumns":[],"seed":false,"jobFinished":false}
+ *  "rowsBefore":0,"spooled":false,"finished":false,"dimensionColumns":[],"seed":false,"jobFinished":false,
+ *  "writerIdPrefix":"ktk-ingest-3f9c2a7d1e6b-","versionBefore":-1,"onInvalid":"FAIL","accountingProblem":null}
  * }</pre>
  *
  * {@code input} is {@code -} for stdin, spooled to {@value #SPOOL} in the directory; {@code spooled}
@@ -31,10 +32,18 @@ import java.util.Optional;
  * existed) reads as false. For a dataset of a cube,
  * {@code dataset} is its uuid ({@code <cube>++<id>}), {@code partitionOn} the cube's partition
  * columns, and {@code dimensionColumns} and {@code seed} what the cube options said.
+ *
+ * <p>{@code writerIdPrefix} starts the writer ids of the ingest's sink, in every run of it, and
+ * {@code versionBefore} is the log's version before the first start (-1: none): together they
+ * find the ingest's own commits ({@link CommittedRows}). {@code onInvalid} is the {@code
+ * --on-invalid} policy in effect ({@code FAIL} or {@code DEAD_LETTER}). {@code accountingProblem}
+ * says why a finished ingest's records did not add up, or is null. A manifest written before these
+ * existed has them null (and -1): its ingest counts what it committed as the dataset's growth.
  */
 public record IngestManifest(int version, String store, String dataset, String input, long inputBytes,
     String format, String schema, List<String> partitionOn, List<String> indexOn, long rowsBefore,
-    boolean spooled, boolean finished, List<String> dimensionColumns, boolean seed, boolean jobFinished) {
+    boolean spooled, boolean finished, List<String> dimensionColumns, boolean seed, boolean jobFinished,
+    String writerIdPrefix, Long versionBefore, String onInvalid, String accountingProblem) {
   public static final String FILE = "ingest.json";
   public static final String SPOOL = "stdin.spool";
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
@@ -48,6 +57,7 @@ public record IngestManifest(int version, String store, String dataset, String i
     partitionOn = List.copyOf(partitionOn);
     indexOn = List.copyOf(indexOn);
     dimensionColumns = dimensionColumns == null ? List.of() : List.copyOf(dimensionColumns);
+    versionBefore = versionBefore == null ? -1 : versionBefore;
   }
 
   /** The manifest in {@code dir}, if there is one. */
@@ -91,16 +101,27 @@ public record IngestManifest(int version, String store, String dataset, String i
 
   public IngestManifest withSpooled(long bytes) {
     return new IngestManifest(version, store, dataset, input, bytes, format, schema, partitionOn, indexOn,
-        rowsBefore, true, finished, dimensionColumns, seed, jobFinished);
+        rowsBefore, true, finished, dimensionColumns, seed, jobFinished, writerIdPrefix, versionBefore, onInvalid,
+        accountingProblem);
   }
 
   public IngestManifest withJobFinished() {
     return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
-        rowsBefore, spooled, finished, dimensionColumns, seed, true);
+        rowsBefore, spooled, finished, dimensionColumns, seed, true, writerIdPrefix, versionBefore, onInvalid,
+        accountingProblem);
   }
 
-  public IngestManifest withFinished() {
+  /** Finished; {@code problem} says why its records did not add up, or is null when they did. */
+  public IngestManifest withFinished(String problem) {
     return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
-        rowsBefore, spooled, true, dimensionColumns, seed, jobFinished);
+        rowsBefore, spooled, true, dimensionColumns, seed, jobFinished, writerIdPrefix, versionBefore, onInvalid,
+        problem);
+  }
+
+  /** With {@code --on-invalid} {@code policy} from now on. */
+  public IngestManifest withOnInvalid(String policy) {
+    return new IngestManifest(version, store, dataset, input, inputBytes, format, schema, partitionOn, indexOn,
+        rowsBefore, spooled, finished, dimensionColumns, seed, jobFinished, writerIdPrefix, versionBefore, policy,
+        accountingProblem);
   }
 }

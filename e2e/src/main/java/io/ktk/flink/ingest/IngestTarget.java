@@ -15,8 +15,12 @@ import org.apache.flink.table.types.logical.RowType;
  */
 public interface IngestTarget extends Serializable {
 
-  /** Adds the sink (stable operator uids from {@code uid}); returns the rejected records. */
-  DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String uid);
+  /**
+   * Adds the sink (stable operator uids from {@code uid}, writer ids starting with {@code
+   * writerIdPrefix}); returns the rejected records.
+   */
+  DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String writerIdPrefix,
+      String uid);
 
   /** "dataset 'x' in file:///data/", for messages. */
   String describe();
@@ -31,13 +35,15 @@ public interface IngestTarget extends Serializable {
     }
 
     @Override
-    public DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String uid) {
+    public DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String writerIdPrefix,
+        String uid) {
       return io.ktk.flink.sink.KartothekSink.forRowData(rowType)
           .store(storeUrl, storeOptions)
           .dataset(uuid)
           .partitionBy(partitionOn)
           .indexBy(indexOn)
           .validationPolicy(policy)
+          .writerIdPrefix(writerIdPrefix)
           .build()
           .addTo(rows, uid);
     }
@@ -62,12 +68,14 @@ public interface IngestTarget extends Serializable {
     }
 
     @Override
-    public DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String uid) {
+    public DataStream<RejectedRecord> addTo(DataStream<RowData> rows, ValidationPolicy policy, String writerIdPrefix,
+        String uid) {
       var builder = io.ktk.flink.sink.KartothekCubeSink.forCube(cube)
           .store(storeUrl, storeOptions)
           .dimensionColumns(dimensionColumns.toArray(String[]::new))
           .partitionColumns(partitionColumns.toArray(String[]::new))
-          .validationPolicy(policy);
+          .validationPolicy(policy)
+          .writerIdPrefix(writerIdPrefix);
       if (seed) {
         builder.seed(datasetId, rowType);
       } else {

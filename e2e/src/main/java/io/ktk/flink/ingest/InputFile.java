@@ -25,7 +25,7 @@ public record InputFile(TextFileSplit start, String header) {
   /**
    * Opens {@code file} as input of {@code format}.
    *
-   * @throws ValidationException when a CSV file has no header row
+   * @throws ValidationException when a CSV file has no header row, or one that is not UTF-8
    */
   public static InputFile open(Path file, InputFormat format, String inputName) throws IOException {
     long offset = 0;
@@ -45,6 +45,10 @@ public record InputFile(TextFileSplit start, String header) {
         throw new ValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
             + "line names the columns)");
       }
+      if (header.encodingError() != null) {
+        throw new ValidationException("Cannot ingest " + inputName + ": the CSV header row: "
+            + header.encodingError());
+      }
       return new InputFile(new TextFileSplit(path, reader.offset(), reader.line()), header.text());
     }
   }
@@ -59,6 +63,24 @@ public record InputFile(TextFileSplit start, String header) {
       }
     }
     return count;
+  }
+
+  /**
+   * The line the {@code records}-th record from the start position ends on (a CSV record may span
+   * lines), or -1 when there are fewer records.
+   */
+  public long lastLineOf(InputFormat format, long records) throws IOException {
+    try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
+        format.quotedLineBreaks())) {
+      InputRecord record = null;
+      for (long i = 0; i < records; i++) {
+        record = reader.next();
+        if (record == null) {
+          return -1;
+        }
+      }
+      return record == null ? -1 : record.line() + record.text().chars().filter(c -> c == '\n').count();
+    }
   }
 
   /** Copies {@code in} to {@code file} (through a temporary file, so that {@code file} is whole); returns the bytes. */

@@ -2,9 +2,7 @@ package io.ktk.flink.ingest;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ktk.flink.ingest.source.InputRecord;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -15,13 +13,13 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Parses input records of one format into rows of the declared row type ({@link ValueConverter}
- * has the value forms). A JSON line is an object whose fields are columns (missing ones are null,
- * unknown ones refused). A CSV record has a field per column of the header, in the header's order
- * (columns the header does not name are null).
+ * has the value forms). A JSON line is one object whose fields are columns (missing ones are null;
+ * unknown ones, a field given twice and text after the object are refused: {@link StrictJson}). A
+ * CSV record has a field per column of the header, in the header's order (columns the header does
+ * not name are null). A record that is not valid UTF-8 is refused in either format.
  */
 public final class RecordParser implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final RowType rowType;
   private final InputFormat format;
@@ -77,17 +75,15 @@ public final class RecordParser implements Serializable {
    * @throws InvalidValueException with the reason (column, value, rule), without the line
    */
   public RowData parse(InputRecord record) {
+    if (record.encodingError() != null) {
+      throw new InvalidValueException(record.encodingError());
+    }
     return format == InputFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
   }
 
   private RowData parseJson(String text) {
-    JsonNode node;
-    try {
-      node = JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new InvalidValueException("the line is not JSON (" + e.getOriginalMessage() + ")");
-    }
-    if (node == null || !node.isObject()) {
+    JsonNode node = StrictJson.read(text, "the line");
+    if (!node.isObject()) {
       throw new InvalidValueException("the line is not a JSON object");
     }
     return ValueConverter.row(node, rowType, "");

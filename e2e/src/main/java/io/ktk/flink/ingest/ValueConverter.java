@@ -1,8 +1,6 @@
 package io.ktk.flink.ingest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -10,6 +8,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
@@ -21,10 +21,13 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.CharType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /**
@@ -47,9 +50,20 @@ import org.apache.flink.table.types.logical.VarCharType;
  *
  * These are the forms {@code ktk read} prints, so what it prints can be ingested again. A null
  * (JSON null, a missing JSON field, an empty unquoted CSV field) is refused for a NOT NULL type.
+ * A value is never stored as something else: a number too large for FLOAT or DOUBLE (literal
+ * {@code Infinity} is fine), a DECIMAL with more digits than declared (JSON numbers are read as
+ * exact decimals), a date beyond 32-bit days, a timestamp beyond 64-bit microseconds, a string
+ * with an unpaired surrogate (a lone JSON escape of one, e.g. backslash-u-d800), a binary value
+ * longer than declared: each is refused with column, value and rule.
  */
 final class ValueConverter {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final LocalDate MIN_DATE = LocalDate.ofEpochDay(Integer.MIN_VALUE);
+  private static final LocalDate MAX_DATE = LocalDate.ofEpochDay(Integer.MAX_VALUE);
+  /** The range of a signed 64-bit count of microseconds, what Kartothek stores for timestamps. */
+  private static final Instant MIN_INSTANT = Instant.EPOCH.plus(Long.MIN_VALUE, ChronoUnit.MICROS);
+  private static final Instant MAX_INSTANT = Instant.EPOCH.plus(Long.MAX_VALUE, ChronoUnit.MICROS);
+  private static final LocalDateTime MIN_TIMESTAMP = LocalDateTime.ofInstant(MIN_INSTANT, ZoneOffset.UTC);
+  private static final LocalDateTime MAX_TIMESTAMP = LocalDateTime.ofInstant(MAX_INSTANT, ZoneOffset.UTC);
   private static final Pattern FLOAT = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
   private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
 
@@ -69,10 +83,10 @@ final class ValueConverter {
       }
       case FLOAT, DOUBLE -> {
         if (node.isNumber()) {
-          return floating(node.asText(), type, column);
+          return floating(node.asText(), node.toString(), type, column);
         }
         if (node.isTextual() && isSpecialFloat(node.textValue())) {
-          return floating(node.textValue(), type, column);
+          return floating(node.textValue(), node.toString(), type, column);
         }
         throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
       }
@@ -86,7 +100,9 @@ final class ValueConverter {
         if (!node.isNumber() && !node.isTextual()) {
           throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
         }
-        return decimal(node.isNumber() ? node.decimalValue().toPlainString() : node.textValue(), type, column);
+        // JSON numbers are exact decimals here (StrictJson), never doubles
+        return node.isNumber() ? decimal(node.decimalValue(), node.toString(), type, column)
+            : decimal(node.textValue(), type, column);
       }
       case ARRAY -> {
         if (!node.isArray()) {
@@ -143,7 +159,7 @@ final class ValueConverter {
           return integer(text, type, column);
         }
         case FLOAT, DOUBLE -> {
-          return floating(text, type, column);
+          return floating(text, quote(text), type, column);
         }
         case BOOLEAN -> {
           if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
@@ -156,16 +172,34 @@ final class ValueConverter {
           if (text.codePointCount(0, text.length()) > length) {
             throw InvalidValueException.of(column, quote(text), "is longer than " + describe(type) + " allows");
           }
+          int surrogate = unpairedSurrogate(text);
+          if (surrogate >= 0) {
+            // only a JSON escape (backslash-u-d800) can make one; UTF-8 would store it as '?'
+            throw InvalidValueException.of(column, quote(text), String.format("has the unpaired surrogate "
+                + "\\u%04x at character %d, which is no Unicode character (UTF-8 cannot store it)",
+                (int) text.charAt(surrogate), surrogate + 1));
+          }
           return StringData.fromString(text);
         }
         case BINARY, VARBINARY -> {
-          return Base64.getDecoder().decode(text);
+          byte[] bytes = Base64.getDecoder().decode(text);
+          int length = type instanceof BinaryType b ? b.getLength() : ((VarBinaryType) type).getLength();
+          if (bytes.length > length) {
+            throw InvalidValueException.of(column, quote(text), "is " + bytes.length + " bytes long, longer than "
+                + describe(type) + " allows");
+          }
+          return bytes;
         }
         case DECIMAL -> {
           return decimal(text, type, column);
         }
         case DATE -> {
-          return (int) LocalDate.parse(text).toEpochDay();
+          long day = LocalDate.parse(text).toEpochDay();
+          if (day < Integer.MIN_VALUE || day > Integer.MAX_VALUE) {
+            throw InvalidValueException.of(column, quote(text), "is outside the range of a DATE (" + MIN_DATE + " to "
+                + MAX_DATE + ": days since 1970-01-01 in 32 bits)");
+          }
+          return (int) day;
         }
         case TIME_WITHOUT_TIME_ZONE -> {
           LocalTime time = LocalTime.parse(text);
@@ -176,23 +210,54 @@ final class ValueConverter {
           return (int) (time.toNanoOfDay() / 1_000_000);
         }
         case TIMESTAMP_WITHOUT_TIME_ZONE -> {
-          return TimestampData.fromLocalDateTime(LocalDateTime.parse(text.replace(' ', 'T')));
+          LocalDateTime timestamp = LocalDateTime.parse(text.replace(' ', 'T'));
+          if (timestamp.isBefore(MIN_TIMESTAMP) || timestamp.isAfter(MAX_TIMESTAMP)) {
+            throw outOfTimestampRange(column, text, type, MIN_TIMESTAMP + " to " + MAX_TIMESTAMP);
+          }
+          return TimestampData.fromLocalDateTime(timestamp);
         }
         case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
-          return TimestampData.fromInstant(instant(text.replace(' ', 'T')));
+          Instant instant = instant(text.replace(' ', 'T'));
+          if (instant.isBefore(MIN_INSTANT) || instant.isAfter(MAX_INSTANT)) {
+            throw outOfTimestampRange(column, text, type, MIN_INSTANT + " to " + MAX_INSTANT);
+          }
+          return TimestampData.fromInstant(instant);
         }
         case ARRAY, ROW -> {
-          return fromJson(JSON.readTree(text), type, column);
+          JsonNode node;
+          try {
+            node = StrictJson.read(text, "it");
+          } catch (InvalidValueException e) {
+            throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " as JSON: "
+                + e.getMessage());
+          }
+          return fromJson(node, type, column);
         }
         default -> throw InvalidValueException.of(column, quote(text), "cannot be ingested: type " + type
             + " is not supported");
       }
     } catch (DateTimeException | IllegalArgumentException e) {
       throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (" + e.getMessage() + ")");
-    } catch (JsonProcessingException e) {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " as JSON ("
-          + e.getOriginalMessage() + ")");
     }
+  }
+
+  private static InvalidValueException outOfTimestampRange(String column, String text, LogicalType type,
+      String range) {
+    return InvalidValueException.of(column, quote(text), "is outside the range of " + describe(type) + " as stored ("
+        + range + ": microseconds since 1970-01-01 in 64 bits)");
+  }
+
+  /** The index of the first surrogate char that is not half of a pair, or -1. */
+  private static int unpairedSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static Object checkNull(LogicalType type, String column) {
@@ -225,7 +290,8 @@ final class ValueConverter {
     };
   }
 
-  private static Object floating(String text, LogicalType type, String column) {
+  /** {@code shown} is the value as the input gave it, for messages. */
+  private static Object floating(String text, String shown, LogicalType type, String column) {
     double value;
     if (isSpecialFloat(text)) {
       value = text.equals("NaN") ? Double.NaN : text.startsWith("-") ? Double.NEGATIVE_INFINITY
@@ -233,11 +299,15 @@ final class ValueConverter {
     } else if (FLOAT.matcher(text).matches()) {
       value = Double.parseDouble(text);
     } else {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (a number, NaN, "
+      throw InvalidValueException.of(column, shown, "is not " + describe(type) + " (a number, NaN, "
           + "Infinity or -Infinity)");
     }
-    return type.getTypeRoot() == org.apache.flink.table.types.logical.LogicalTypeRoot.FLOAT ? (Object) (float) value
-        : (Object) value;
+    boolean isFloat = type.getTypeRoot() == LogicalTypeRoot.FLOAT;
+    if (!isSpecialFloat(text) && (Double.isInfinite(value) || isFloat && Float.isInfinite((float) value))) {
+      throw InvalidValueException.of(column, shown, "is out of the range of " + describe(type) + " (at most "
+          + (isFloat ? String.valueOf(Float.MAX_VALUE) : String.valueOf(Double.MAX_VALUE)) + " in magnitude; Infinity only as \"Infinity\")");
+    }
+    return isFloat ? (Object) (float) value : (Object) value;
   }
 
   private static boolean isSpecialFloat(String text) {
@@ -245,24 +315,32 @@ final class ValueConverter {
   }
 
   private static DecimalData decimal(String text, LogicalType type, String column) {
-    DecimalType decimalType = (DecimalType) type;
     BigDecimal value;
     try {
       value = new BigDecimal(text);
     } catch (NumberFormatException e) {
       throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (a decimal number)");
     }
-    if (value.scale() > decimalType.getScale()) {
-      BigDecimal stripped = value.stripTrailingZeros();
-      if (stripped.scale() > decimalType.getScale()) {
-        throw InvalidValueException.of(column, text, "has more than " + decimalType.getScale()
-            + " decimal places, which " + describe(type) + " holds");
-      }
+    return decimal(value, text, type, column);
+  }
+
+  /** {@code shown} is the value as the input gave it, for messages. */
+  private static DecimalData decimal(BigDecimal value, String shown, LogicalType type, String column) {
+    DecimalType decimalType = (DecimalType) type;
+    int scale = decimalType.getScale();
+    int precision = decimalType.getPrecision();
+    if (value.scale() > scale && value.stripTrailingZeros().scale() > scale) {
+      throw InvalidValueException.of(column, shown, "has more than " + scale + " decimal places, which "
+          + describe(type) + " holds");
     }
-    DecimalData data = DecimalData.fromBigDecimal(value.setScale(decimalType.getScale()), decimalType.getPrecision(),
-        decimalType.getScale());
+    // Checked before setScale, which would build all digits of a value like 1E+999999999.
+    if (value.signum() != 0 && (long) value.precision() - value.scale() > precision - scale) {
+      throw InvalidValueException.of(column, shown, "has more than " + precision + " digits, which "
+          + describe(type) + " holds");
+    }
+    DecimalData data = DecimalData.fromBigDecimal(value.setScale(scale), precision, scale);
     if (data == null) {
-      throw InvalidValueException.of(column, text, "has more than " + decimalType.getPrecision() + " digits, which "
+      throw InvalidValueException.of(column, shown, "has more than " + precision + " digits, which "
           + describe(type) + " holds");
     }
     return data;

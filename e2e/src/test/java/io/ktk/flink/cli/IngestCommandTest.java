@@ -169,7 +169,8 @@ class IngestCommandTest {
     IngestManifest manifest = IngestManifest.load(checkpoints).orElseThrow();
     new IngestManifest(manifest.version(), manifest.store(), manifest.dataset(), manifest.input(),
         manifest.inputBytes(), manifest.format(), manifest.schema(), manifest.partitionOn(), manifest.indexOn(),
-        manifest.rowsBefore(), manifest.spooled(), false, manifest.dimensionColumns(), manifest.seed(), true)
+        manifest.rowsBefore(), manifest.spooled(), false, manifest.dimensionColumns(), manifest.seed(), true,
+        manifest.writerIdPrefix(), manifest.versionBefore(), manifest.onInvalid(), null)
         .save(checkpoints);
     Path parts = Files.createDirectories(checkpoints.resolve("dead-letter-parts"));
     Files.write(parts.resolve("part-0.jsonl"), letters);

@@ -195,7 +195,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
       List<String> indexColumns = isSeed ? spec.indexedDimensionColumns() : List.of();
       configs.add(new KartothekSinkConfig(store, spec.datasetUuid(id), rowType, partitionColumns, indexColumns,
           compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, dimensions,
-          verifyFilesOlderThan, publishMinInterval));
+          verifyFilesOlderThan, publishMinInterval, writerIdPrefix));
       ids.add(id);
     }
     return new KartothekCubeSink(new CubeSinkConfig(cube, dimensionColumns, partitionColumns, seed,

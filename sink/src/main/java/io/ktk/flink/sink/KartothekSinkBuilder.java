@@ -96,6 +96,6 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
     }
     return new KartothekSink(new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
         compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, List.of(),
-        verifyFilesOlderThan, publishMinInterval));
+        verifyFilesOlderThan, publishMinInterval, writerIdPrefix));
   }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -38,6 +39,8 @@ import org.apache.flink.table.types.logical.RowType;
  *     still exist before committing it ({@link KartothekSinkOptions#COMMIT_VERIFY_FILES_OLDER_THAN})
  * @param publishMinInterval the least time between two publications of the plateau view ({@link
  *     KartothekSinkOptions#PUBLISH_MIN_INTERVAL})
+ * @param writerIdPrefix put before the writer ids the sink generates ({@link
+ *     KartothekSinkOptions#WRITER_ID_PREFIX}), empty for none
  */
 public record KartothekSinkConfig(
     ObjectStoreFactory store,
@@ -52,9 +55,11 @@ public record KartothekSinkConfig(
     WriteMode writeMode,
     List<String> dimensionColumns,
     Duration verifyFilesOlderThan,
-    Duration publishMinInterval)
+    Duration publishMinInterval,
+    String writerIdPrefix)
     implements Serializable {
   private static final long serialVersionUID = 1L;
+  private static final Pattern WRITER_ID_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,64}");
 
   public KartothekSinkConfig {
     requireNonNull(store, "store is null");
@@ -75,6 +80,11 @@ public record KartothekSinkConfig(
     if (publishMinInterval.isNegative()) {
       throw invalid(dataset, "the least time between two publications must not be negative, not "
           + publishMinInterval);
+    }
+    requireNonNull(writerIdPrefix, "writerIdPrefix is null");
+    if (!WRITER_ID_PREFIX.matcher(writerIdPrefix).matches()) {
+      throw invalid(dataset, "the writer id prefix may hold up to 64 of the characters A-Z a-z 0-9 . _ -, not '"
+          + writerIdPrefix + "'");
     }
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw invalid(dataset, "the dataset uuid may hold only the characters a-z A-Z 0-9 + - _");
@@ -101,7 +111,7 @@ public record KartothekSinkConfig(
     this(store, dataset, rowType, partitionColumns, indexColumns, compression, rowGroupSizeBytes, memoryBudgetBytes,
         validationPolicy, writeMode, dimensionColumns,
         KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue(),
-        KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue());
+        KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue(), KartothekSinkOptions.WRITER_ID_PREFIX.defaultValue());
   }
 
   /** The config of a plain dataset, without dimension columns. */

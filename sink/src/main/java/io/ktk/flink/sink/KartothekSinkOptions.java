@@ -106,6 +106,15 @@ public final class KartothekSinkOptions {
               + "publication, at most this old while commits go on, and the latest one after the job ends. "
               + "0 publishes after every commit.");
 
+  public static final ConfigOption<String> WRITER_ID_PREFIX =
+      key("writer-id-prefix")
+          .stringType()
+          .defaultValue("")
+          .withDescription("Put before the writer ids the sink generates (up to 64 of A-Z a-z 0-9 . _ -). Every log "
+              + "entry of a commit carries its writer id, so a tool that gives each of its jobs its own prefix can "
+              + "tell that job's commits from those of other writers of the dataset (ktk ingest does, to count "
+              + "what it committed).");
+
   public static final ConfigOption<List<String>> DIMENSION_COLUMNS =
       key("dimension-columns")
           .stringType()
@@ -132,6 +141,6 @@ public final class KartothekSinkOptions {
   /** Every option, for factories that list what they accept. */
   public static List<ConfigOption<?>> all() {
     return List.of(STORE, DATASET, PARTITION_COLUMNS, INDEX_COLUMNS, COMPRESSION, ROW_GROUP_SIZE, MEMORY_BUDGET,
-        VALIDATION_POLICY, WRITE_MODE, COMMIT_VERIFY_FILES_OLDER_THAN, PUBLISH_MIN_INTERVAL);
+        VALIDATION_POLICY, WRITE_MODE, COMMIT_VERIFY_FILES_OLDER_THAN, PUBLISH_MIN_INTERVAL, WRITER_ID_PREFIX);
   }
 }

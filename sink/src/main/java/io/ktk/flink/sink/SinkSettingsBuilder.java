@@ -26,6 +26,7 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
   WriteMode writeMode = KartothekSinkOptions.WRITE_MODE.defaultValue();
   Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
   Duration publishMinInterval = KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue();
+  String writerIdPrefix = KartothekSinkOptions.WRITER_ID_PREFIX.defaultValue();
 
   SinkSettingsBuilder() {}
 
@@ -99,6 +100,15 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
   }
 
   /**
+   * A prefix of the writer ids the sink generates ({@link KartothekSinkOptions#WRITER_ID_PREFIX}):
+   * the log entries of this sink's commits can then be told from other writers'.
+   */
+  public B writerIdPrefix(String prefix) {
+    this.writerIdPrefix = requireNonNull(prefix, "prefix is null");
+    return self();
+  }
+
+  /**
    * Applies the shared options given as text (as in a SQL {@code WITH} clause): {@code store} with
    * the store options under the prefix {@value KartothekSinkOptions#STORE_OPTION_PREFIX}, and the
    * write and commit settings. Options not given keep their current value.
@@ -121,6 +131,7 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
     config.getOptional(KartothekSinkOptions.WRITE_MODE).ifPresent(this::writeMode);
     config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
     config.getOptional(KartothekSinkOptions.PUBLISH_MIN_INTERVAL).ifPresent(this::publishMinInterval);
+    config.getOptional(KartothekSinkOptions.WRITER_ID_PREFIX).ifPresent(this::writerIdPrefix);
     return config;
   }
 }

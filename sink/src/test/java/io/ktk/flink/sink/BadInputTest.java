@@ -36,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class BadInputTest {
   private static final Map<String, Queue<RejectedRecord>> REJECTED = new ConcurrentHashMap<>();
+  /** "p=" and 300 characters: more than the 255 bytes a directory name may have. */
+  private static final String LONG_PARTITION_VALUE = "v".repeat(300);
 
   @RegisterExtension
   static final MiniClusterExtension FLINK = Jobs.miniCluster();
@@ -45,7 +47,8 @@ class BadInputTest {
 
   /**
    * Test rows, except: id % 100 == 7 has no partition value, 13 a timestamp with nanoseconds, 21 no
-   * index value; 33, 47 and 59 are a delete, an update's old row and its new row.
+   * index value, 31 a partition value too long for a directory name; 33, 47 and 59 are a delete,
+   * an update's old row and its new row.
    */
   private static RowData rowWithFaults(long id) {
     GenericRowData row = (GenericRowData) TestRows.row(id);
@@ -53,6 +56,7 @@ class BadInputTest {
       case 7 -> row.setField(1, null);
       case 13 -> row.setField(5, TimestampData.fromLocalDateTime(TestRows.ts(id).plusNanos(1)));
       case 21 -> row.setField(2, null);
+      case 31 -> row.setField(1, StringData.fromString(LONG_PARTITION_VALUE));
       case 33 -> row.setRowKind(RowKind.DELETE);
       case 47 -> row.setRowKind(RowKind.UPDATE_BEFORE);
       case 59 -> row.setRowKind(RowKind.UPDATE_AFTER);
@@ -63,7 +67,7 @@ class BadInputTest {
 
   private static boolean faulty(long id) {
     long rest = id % 100;
-    return rest == 7 || rest == 13 || rest == 21 || rest == 33 || rest == 47 || rest == 59;
+    return rest == 7 || rest == 13 || rest == 21 || rest == 31 || rest == 33 || rest == 47 || rest == 59;
   }
 
   @Test
@@ -120,7 +124,7 @@ class BadInputTest {
     env.execute("dead letters");
 
     List<RejectedRecord> rejected = new ArrayList<>(REJECTED.get("dead-letter"));
-    assertThat(rejected).hasSize((int) (6 * count / 100));
+    assertThat(rejected).hasSize((int) (7 * count / 100));
     for (RejectedRecord record : rejected) {
       long id = Long.parseLong(record.record().substring("+I{id=".length(), record.record().indexOf(',')));
       assertThat(record.record()).as("row kind of %s", id).startsWith(switch ((int) (id % 100)) {
@@ -136,6 +140,9 @@ class BadInputTest {
             LocalDateTime.of(2024, 1, 1, 0, 0).plusSeconds(id).plusNanos(1000 * (id % 1000) + 1).toString());
         case 21 -> assertThat(record.reason())
             .isEqualTo("Cannot write to dataset 'events': column 'c' is an index column and may not be null");
+        case 31 -> assertThat(record.reason()).isEqualTo("Cannot use " + "v".repeat(60) + "... (300 characters) as a "
+            + "partition value of column p: its directory name p=" + "v".repeat(38) + "... is 302 bytes long once "
+            + "percent-encoded, and a file or directory name may have at most 255 (dataset 'events')");
         case 33 -> assertThat(record.reason()).startsWith(
             "Cannot write to dataset 'events': the row is a -D (DELETE) row, and the sink writes inserts (+I) only");
         case 47 -> assertThat(record.reason()).startsWith(

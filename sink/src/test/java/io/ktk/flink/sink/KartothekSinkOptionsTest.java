@@ -28,7 +28,8 @@ class KartothekSinkOptionsTest {
   void keysAndDefaultsArePinned() {
     assertThat(KartothekSinkOptions.all()).extracting(ConfigOption::key).containsExactly(
         "store", "dataset", "partition-columns", "index-columns", "compression", "row-group-size", "memory-budget",
-        "validation-policy", "write-mode", "commit.verify-files-older-than", "publish.min-interval");
+        "validation-policy", "write-mode", "commit.verify-files-older-than", "publish.min-interval",
+        "writer-id-prefix");
     assertThat(KartothekSinkOptions.STORE.hasDefaultValue()).isFalse();
     assertThat(KartothekSinkOptions.DATASET.hasDefaultValue()).isFalse();
     assertThat(KartothekSinkOptions.PARTITION_COLUMNS.defaultValue()).isEmpty();
@@ -40,6 +41,7 @@ class KartothekSinkOptionsTest {
     assertThat(KartothekSinkOptions.WRITE_MODE.defaultValue()).isEqualTo(WriteMode.APPEND);
     assertThat(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue()).isEqualTo(Duration.ZERO);
     assertThat(KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue()).isEqualTo(Duration.ZERO);
+    assertThat(KartothekSinkOptions.WRITER_ID_PREFIX.defaultValue()).isEmpty();
     assertThat(KartothekSinkOptions.all()).allSatisfy(option -> assertThat(option.description().toString()).isNotBlank());
   }
 

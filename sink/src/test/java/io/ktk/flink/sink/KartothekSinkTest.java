@@ -1,7 +1,11 @@
 package io.ktk.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,6 +134,27 @@ class KartothekSinkTest {
       assertThat(contents.snapshot().version()).as("one commit").isZero();
       assertThat(contents.snapshot().fileCount()).as("part files").isGreaterThan(5 * TestRows.PARTITIONS);
     }
+  }
+
+  @Test
+  void writerIdsStartWithTheGivenPrefixSoThatAJobCanFindItsCommits() throws Exception {
+    StreamExecutionEnvironment env = Jobs.streaming(2, "100ms");
+    KartothekSink.forRowData(TestRows.ROW_TYPE).store(dir.toUri().toString()).dataset("events").partitionBy("p")
+        .writerIdPrefix("ingest-7f3a-")
+        .build()
+        .addTo(env.fromSource(new DataGeneratorSource<>(TestRows.generator(), 5_000,
+            RateLimiterStrategy.perCheckpoint(2_000), TestRows.TYPE_INFO), WatermarkStrategy.noWatermarks(), "rows"));
+    env.execute("with a writer id prefix");
+
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      DatasetState state = new LogReader(store, "events").latest();
+      assertThat(state.version()).as("several commits").isGreaterThan(1);
+      assertThat(state.checkpoints().keySet()).isNotEmpty().allSatisfy(id -> assertThat(id).startsWith("ingest-7f3a-"));
+    }
+    assertThatThrownBy(() -> KartothekSink.forRowData(TestRows.ROW_TYPE).store(dir.toUri().toString())
+        .dataset("events").writerIdPrefix("a/b").build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("the writer id prefix may hold up to 64 of the characters A-Z a-z 0-9 . _ -, not 'a/b'");
   }
 
   private KartothekSink sink(String uuid) {

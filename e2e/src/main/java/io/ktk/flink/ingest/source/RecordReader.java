@@ -5,7 +5,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -17,7 +21,8 @@ import java.util.Arrays;
  * <p>A record ends at a line feed ({@code \n}; a {@code \r} before it is dropped) or at the end
  * of the file. With {@code quotedLineBreaks} (CSV), a line feed between double quotes belongs to
  * the record: quotes are counted, and an escaped quote ({@code ""}) toggles twice. Blank lines are
- * skipped, so they are no records.
+ * skipped, so they are no records. A record that is not valid UTF-8 comes with the reason ({@link
+ * InputRecord#encodingError()}), so that it is refused rather than stored with U+FFFD.
  */
 public final class RecordReader implements Closeable {
   private static final int BUFFER = 1 << 16;
@@ -92,9 +97,33 @@ public final class RecordReader implements Closeable {
       }
       String text = new String(record, 0, length, UTF_8);
       if (!text.isBlank()) {
-        return new InputRecord(startLine, text);
+        // The decoder puts U+FFFD for each malformed sequence; only then look closer.
+        return new InputRecord(startLine, text, text.indexOf('\uFFFD') < 0 ? null : encodingError(length));
       }
     }
+  }
+
+  /**
+   * Why the record's first {@code length} bytes are not UTF-8, or null when they are (and the
+   * U+FFFD in the text was in the input).
+   */
+  private String encodingError(int length) {
+    CharsetDecoder decoder = UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(record, 0, length);
+    CharBuffer out = CharBuffer.allocate(length);
+    CoderResult result = decoder.decode(in, out, true);
+    if (!result.isError()) {
+      return null;
+    }
+    int at = in.position();
+    StringBuilder bytes = new StringBuilder();
+    for (int i = at; i < at + result.length(); i++) {
+      bytes.append(bytes.length() == 0 ? "" : " ").append(String.format("0x%02X", record[i] & 0xFF));
+    }
+    return "the record is not valid UTF-8: " + bytes + " at byte " + (at + 1) + " of the record is malformed "
+        + "(the input must be UTF-8)";
   }
 
   @Override

@@ -63,6 +63,23 @@ class RecordReaderTest {
   }
 
   @Test
+  void aRecordThatIsNotUtf8ComesWithTheReasonAndARealReplacementCharacterDoesNot() throws Exception {
+    byte[] bytes = "{\"s\": \"caf\u00e9\"}\n{\"s\": \"ok \ufffd\"}\n{\"s\": \"x\"}\n".getBytes(StandardCharsets.UTF_8);
+    byte[] broken = bytes.clone();
+    broken[10] = (byte) 0xFF; // the first byte of é (0xC3 0xA9) in line 1
+    Path file = Files.write(dir.resolve("in.jsonl"), broken);
+
+    List<InputRecord> records = readAll(file, 0, 1, false);
+
+    assertThat(records).hasSize(3);
+    assertThat(records.get(0).encodingError())
+        .isEqualTo("the record is not valid UTF-8: 0xFF at byte 11 of the record is malformed (the input must be UTF-8)");
+    assertThat(records.get(1).encodingError()).as("U+FFFD written as UTF-8 is a character like any other").isNull();
+    assertThat(records.get(1).text()).isEqualTo("{\"s\": \"ok \ufffd\"}");
+    assertThat(records.get(2).encodingError()).isNull();
+  }
+
+  @Test
   void splitSerializerVersion1Bytes() throws Exception {
     TextFileSplitSerializer serializer = new TextFileSplitSerializer();
     byte[] bytes = serializer.serialize(new TextFileSplit("/in.jsonl", 10, 3));

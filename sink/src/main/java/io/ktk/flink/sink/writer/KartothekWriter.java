@@ -124,7 +124,7 @@ public final class KartothekWriter
         throw new SuppressRestartsException(e);
       }
       this.writerId = writerId(name, checkpoints, restored, context.getRestoredCheckpointId(),
-          () -> UUID.randomUUID().toString());
+          () -> first.writerIdPrefix() + UUID.randomUUID());
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;

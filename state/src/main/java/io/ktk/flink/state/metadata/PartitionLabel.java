@@ -3,6 +3,7 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.ValidationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +25,12 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param fileId the last segment of the label
  */
 public record PartitionLabel(List<Value> values, String fileId) {
+  /**
+   * The most bytes a {@code <column>=<value>} segment may have: it is a directory name, and file
+   * systems (ext4, XFS, APFS, NTFS) allow names of at most 255 bytes. plateau writes the same
+   * segment, so a longer one would fail there too.
+   */
+  public static final int MAX_SEGMENT_BYTES = 255;
 
   /**
    * One partition key's value.
@@ -70,7 +77,8 @@ public record PartitionLabel(List<Value> values, String fileId) {
   /**
    * A label for typed values of the partition keys.
    *
-   * @throws io.ktk.flink.state.ValidationException when a key's type or value cannot be a partition value
+   * @throws io.ktk.flink.state.ValidationException when a key's type or value cannot be a partition
+   *     value, or its segment would be longer than {@value #MAX_SEGMENT_BYTES} bytes
    */
   public static PartitionLabel of(List<Field> partitionKeys, List<?> values, String fileId) {
     requireNonNull(partitionKeys, "partitionKeys is null");
@@ -82,9 +90,24 @@ public record PartitionLabel(List<Value> values, String fileId) {
     List<Value> encoded = new ArrayList<>(values.size());
     for (int i = 0; i < values.size(); i++) {
       Field key = partitionKeys.get(i);
-      encoded.add(new Value(key.getName(), PartitionValues.encode(key, values.get(i)), values.get(i)));
+      Value value = new Value(key.getName(), PartitionValues.encode(key, values.get(i)), values.get(i));
+      checkLength(value);
+      encoded.add(value);
     }
     return new PartitionLabel(encoded, fileId);
+  }
+
+  private static void checkLength(Value value) {
+    String segment = value.toString(); // percent-encoded: ASCII, a byte per character
+    if (segment.length() > MAX_SEGMENT_BYTES) {
+      String shown = String.valueOf(value.value());
+      if (shown.length() > 60) {
+        shown = shown.substring(0, 60) + "... (" + shown.codePointCount(0, shown.length()) + " characters)";
+      }
+      throw new ValidationException("Cannot use " + shown + " as a partition value of column " + value.column()
+          + ": its directory name " + segment.substring(0, 40) + "... is " + segment.length()
+          + " bytes long once percent-encoded, and a file or directory name may have at most " + MAX_SEGMENT_BYTES);
+    }
   }
 
   /** 32 lowercase hex digits of a random UUID, as plateau's {@code gen_uuid()}. */

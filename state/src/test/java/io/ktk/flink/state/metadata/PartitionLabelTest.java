@@ -84,6 +84,21 @@ class PartitionLabelTest {
         .hasMessageContaining("null");
   }
 
+  @Test
+  void aSegmentLongerThanAFileNameMayBeIsRefused() {
+    // "q=" and 253 characters: 255 bytes, the longest directory name
+    assertThat(PartitionLabel.of(List.of(Q), List.of("x".repeat(253)), ID).physicalPartition()).hasSize(255);
+    assertThatThrownBy(() -> PartitionLabel.of(List.of(Q), List.of("x".repeat(254)), ID))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("Cannot use " + "x".repeat(60) + "... (254 characters) as a partition value of column q: its "
+            + "directory name q=" + "x".repeat(38) + "... is 256 bytes long once percent-encoded, and a file or "
+            + "directory name may have at most 255");
+    // ä (2 UTF-8 bytes) and € (3 bytes) become 15 bytes of %XX escapes: 60 characters, 452 bytes with "q="
+    assertThatThrownBy(() -> PartitionLabel.of(List.of(P, Q), List.of(1L, "\u00e4\u20ac".repeat(30)), ID))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("is 452 bytes long once percent-encoded");
+  }
+
   private static void assertCorrupt(String label, List<Field> keys, String reason) {
     assertThatThrownBy(() -> PartitionLabel.parse(label, keys))
         .isInstanceOf(CorruptDatasetException.class)
