@@ -54,6 +54,15 @@ class PartitionLabelTest {
   }
 
   @Test
+  void newFileIdsSortInTheOrderTheyWereCreated() {
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      ids.add(PartitionLabel.newFileId());
+    }
+    assertThat(ids).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
   void newFileIdsAre32LowercaseHexDigits() {
     String id = PartitionLabel.newFileId();
     assertThat(id).matches("[0-9a-f]{32}");
