@@ -1,12 +1,14 @@
 package io.ktk.flink.state.commit;
 
 import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.types.SchemaCompatibility;
 import io.ktk.flink.state.types.TypeNormalization;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -63,6 +65,8 @@ final class CommitPlanner {
             + "values for column '" + delta.getKey() + "', which is not an index column " + indexColumnsAfter);
       }
     }
+
+    checkPrimaryKey(state, request, partitionKeys, schemaAfter);
 
     for (DataFile file : request.files()) {
       checkLabel(dataset, partitionKeys, file.label());
@@ -130,6 +134,34 @@ final class CommitPlanner {
         }
       }
     }
+  }
+
+  /** A key set by the request must fit the dataset and equal the key it has, if any. */
+  private static void checkPrimaryKey(DatasetState state, CommitRequest request, List<String> partitionKeys,
+      Schema schema) {
+    if (!request.metadata().containsKey(PrimaryKey.METADATA_KEY)) {
+      return;
+    }
+    String dataset = state.uuid();
+    Optional<List<String>> requested = PrimaryKey.of(dataset, request.metadata());
+    Optional<List<String>> existing = PrimaryKey.of(dataset, state.metadata());
+    if (requested.isEmpty()) {
+      if (existing.isPresent()) {
+        throw new ValidationException("Cannot remove the primary key " + existing.get() + " of dataset '" + dataset
+            + "': readers merge its rows by it");
+      }
+      return;
+    }
+    if (existing.isPresent() && !existing.get().equals(requested.get())) {
+      throw new ValidationException("Cannot use the primary key " + requested.get() + " for dataset '" + dataset
+          + "': it has the primary key " + existing.get());
+    }
+    if (existing.isEmpty() && state.exists() && !state.files().isEmpty()) {
+      throw new ValidationException("Cannot give dataset '" + dataset + "' the primary key " + requested.get()
+          + ": it holds rows already, which nothing deduplicated by that key; declare the key when the dataset is "
+          + "created");
+    }
+    PrimaryKey.check(dataset, requested.get(), partitionKeys, schema);
   }
 
   private static void checkColumnsExist(String dataset, Schema schema, List<String> columns, String role) {
