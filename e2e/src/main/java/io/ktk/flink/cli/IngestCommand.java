@@ -9,7 +9,7 @@ import io.ktk.flink.ingest.InvalidValueException;
 import io.ktk.flink.ingest.RecordParser;
 import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.ingest.deadletter.DeadLetter;
 import io.ktk.flink.ingest.source.InputRecord;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.ValidationException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.execution.SuppressRestartsException;

@@ -1,5 +1,8 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.sink.writer.CubeContract;
 import io.ktk.flink.sink.writer.RecordValidator;
 import io.ktk.flink.sink.writer.RowKeyIds;

@@ -2,6 +2,10 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.metadata.CubeNames;

@@ -2,6 +2,10 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.sink.config.Compression;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.ValidationException;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.sink.writer.DatasetContract;
 import io.ktk.flink.sink.writer.RecordValidator;
 import io.ktk.flink.state.ValidationException;

@@ -3,6 +3,7 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.types.IncompatibleSchemaException;

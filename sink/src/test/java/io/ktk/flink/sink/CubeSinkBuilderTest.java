@@ -3,6 +3,8 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.ValidationException;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.types.logical.RowType;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;

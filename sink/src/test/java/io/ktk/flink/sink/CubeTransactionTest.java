@@ -3,10 +3,12 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.sink.committer.RecordingCommitRequest;
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
 import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.committer.MissingPartFilesException;
+import io.ktk.flink.sink.committer.RecordingCommitRequest;
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DataFile;

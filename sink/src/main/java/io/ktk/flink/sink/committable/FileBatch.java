@@ -1,4 +1,4 @@
-package io.ktk.flink.sink.committer;
+package io.ktk.flink.sink.committable;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package io.ktk.flink.sink.committer;
+package io.ktk.flink.sink.committable;
 
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.ArrowSchemaMetadata;

@@ -1,9 +1,10 @@
 package io.ktk.flink.sink.committer;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.ObjectStoreFactory;
-import io.ktk.flink.sink.WriteMode;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.sink.config.WriteMode;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
 import io.ktk.flink.state.ValidationException;
@@ -12,10 +13,10 @@ import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
+import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
-import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;

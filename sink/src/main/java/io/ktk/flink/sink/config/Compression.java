@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 

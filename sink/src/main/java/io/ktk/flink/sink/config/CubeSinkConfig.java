@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 import static java.util.Objects.requireNonNull;
 
@@ -13,8 +13,8 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Everything a cube sink needs at run time, checked when it is built ({@link
- * KartothekCubeSinkBuilder}): the cube and, per dataset the job writes, its id and the config of
- * its dataset {@code <cube>++<id>}.
+ * io.ktk.flink.sink.KartothekCubeSinkBuilder}): the cube and, per dataset the job writes, its id
+ * and the config of its dataset {@code <cube>++<id>}.
  *
  * <p>The job's datasets travel through one stream of rows of {@link #unionType()}: field 0 is the
  * dataset's position in {@link #datasetIds()}, field 1 the hash of the record's cell (which routes

@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,7 +22,7 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Everything a sink needs at run time, checked when it is built: it travels with the job graph
- * to the writers and the committer. {@link KartothekSinkBuilder} makes it.
+ * to the writers and the committer. {@link io.ktk.flink.sink.KartothekSinkBuilder} makes it.
  *
  * @param store opens the object store
  * @param dataset the dataset uuid

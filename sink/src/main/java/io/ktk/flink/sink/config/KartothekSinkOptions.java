@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
@@ -9,7 +9,7 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * The sink's options, as keys of a Flink configuration or of a SQL table's {@code WITH} clause;
- * {@link KartothekSinkBuilder#options} reads them, and so does the SQL connector. Store options
+ * {@link io.ktk.flink.sink.KartothekSinkBuilder#options} reads them, and so does the SQL connector. Store options
  * ({@code endpoint}, {@code region}, credentials, see {@link io.ktk.flink.state.store.StoreOptions})
  * are given with the prefix {@value #STORE_OPTION_PREFIX}, e.g. {@code 'store.endpoint' =
  * 'http://127.0.0.1:9000'}.
@@ -123,7 +123,7 @@ public final class KartothekSinkOptions {
 
   private KartothekSinkOptions() {}
 
-  /** The options of the cube sink ({@link KartothekCubeSinkBuilder#options}) besides {@link #all()}'s. */
+  /** The options of the cube sink ({@link io.ktk.flink.sink.KartothekCubeSinkBuilder#options}) besides {@link #all()}'s. */
   public static List<ConfigOption<?>> cubeOnly() {
     return List.of(DIMENSION_COLUMNS, SUPPRESS_INDEX_ON);
   }

@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 import static java.util.Objects.requireNonNull;
 

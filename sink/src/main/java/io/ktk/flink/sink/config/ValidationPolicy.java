@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 /**
  * What happens to a record that breaks a rule of the dataset: a null partition or index value, a
@@ -9,8 +9,8 @@ public enum ValidationPolicy {
   /** The job fails with the {@link io.ktk.flink.state.ValidationException}, without restarts. */
   FAIL,
   /**
-   * The record and the reason go to the dead-letter stream that {@link KartothekSink#addTo}
-   * returns; the job goes on.
+   * The record and the reason go to the dead-letter stream that {@link
+   * io.ktk.flink.sink.KartothekSink#addTo} returns; the job goes on.
    */
   DEAD_LETTER
 }

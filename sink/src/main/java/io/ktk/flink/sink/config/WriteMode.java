@@ -1,4 +1,4 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 /** How a checkpoint's files change the dataset. */
 public enum WriteMode {

@@ -2,8 +2,8 @@ package io.ktk.flink.sink.table;
 
 import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.sink.KartothekSinkBuilder;
-import io.ktk.flink.sink.KartothekSinkOptions;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.ValidationException;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.committable.FileBatch;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;

@@ -1,8 +1,8 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.ValidationPolicy;
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.committable.FileBatch;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;

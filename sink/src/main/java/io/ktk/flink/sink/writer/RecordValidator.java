@@ -1,6 +1,6 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.ValidationException;
 import io.ktk.flink.state.types.KeyColumns;
 import io.ktk.flink.state.types.TimestampCoercion;

@@ -1,4 +1,4 @@
-package io.ktk.flink.sink.committer;
+package io.ktk.flink.sink.committable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,7 +27,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-class FileBatchSerializerTest {
+public class FileBatchSerializerTest {
   private static final String SAMPLE_V1 = "/serializer/file-batch-v1.bin";
   private static final String SAMPLE_V1_VALUES = "/serializer/file-batch-v1-values.bin";
   private static final String SAMPLE_V2 = "/serializer/file-batch-v2.bin";
@@ -40,7 +40,7 @@ class FileBatchSerializerTest {
    * The batch whose version 1 bytes are kept in {@value #SAMPLE_V1} (write time unknown); with a
    * write time, its version 2 bytes are in {@value #SAMPLE_V2}.
    */
-  static FileBatch sample() {
+  public static FileBatch sample() {
     Schema logical = new Schema(List.of(
         nullable("p", ArrowType.Utf8.INSTANCE),
         nullable("id", new ArrowType.Int(64, true)),
@@ -79,7 +79,7 @@ class FileBatchSerializerTest {
         Map.of("x", values), FileBatch.UNKNOWN_WRITE_TIME);
   }
 
-  static FileBatch writtenAt(FileBatch batch, long millis) {
+  public static FileBatch writtenAt(FileBatch batch, long millis) {
     return new FileBatch(batch.dataset(), batch.writerId(), batch.checkpointId(), batch.schema(),
         batch.partitionColumns(), batch.indexColumns(), batch.files(), batch.index(), millis);
   }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.committable.FileBatchSerializerTest;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;

@@ -1,8 +1,10 @@
-package io.ktk.flink.sink;
+package io.ktk.flink.sink.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.sink.KartothekSink;
+import io.ktk.flink.sink.KartothekSinkBuilder;
 import io.ktk.flink.state.ValidationException;
 import java.time.Duration;
 import java.util.List;
