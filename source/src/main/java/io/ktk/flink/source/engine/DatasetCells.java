@@ -1,4 +1,4 @@
-package io.ktk.flink.source.reader;
+package io.ktk.flink.source.engine;
 
 import io.ktk.flink.source.planner.DatasetRead;
 import io.ktk.flink.source.planner.PlannedFile;

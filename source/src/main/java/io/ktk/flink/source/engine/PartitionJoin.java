@@ -1,4 +1,4 @@
-package io.ktk.flink.source.reader;
+package io.ktk.flink.source.engine;
 
 import io.ktk.flink.source.planner.DatasetRead;
 import io.ktk.flink.source.planner.DatasetRole;
@@ -33,7 +33,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * from the seed's rows. When those columns are not the first of the seed's, the seed's cells are
  * sorted by them first. Output columns are gathered from the joined rows' vectors.
  */
-final class PartitionJoin {
+public final class PartitionJoin {
   /** Where an output column comes from: a partition value, or a read column of a dataset. */
   private record Source(int dataset, int column) {}
 
@@ -51,7 +51,7 @@ final class PartitionJoin {
    * @param prune whether row groups are pruned by their statistics ({@link RowGroupPruning})
    * @param counters counts the row groups read and pruned
    */
-  PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters) {
+  public PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters) {
     this.query = query;
     this.prune = prune;
     this.counters = counters;
@@ -89,7 +89,7 @@ final class PartitionJoin {
   }
 
   /** The rows of one partition of {@code group} as columns, sorted by the query's dimension columns. */
-  ResultBatch batch(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
+  public ResultBatch batch(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
     List<DatasetCells> cells = load(store, group, partition);
     DatasetCells seed = cells.get(0);
     int count = seed.cellCount();

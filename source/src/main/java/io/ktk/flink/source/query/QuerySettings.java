@@ -1,8 +1,7 @@
-package io.ktk.flink.source.reader;
+package io.ktk.flink.source.query;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.Serializable;

@@ -1,4 +1,4 @@
-package io.ktk.flink.source.reader;
+package io.ktk.flink.source.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.ktk.flink.source.reader;
+package io.ktk.flink.source.engine;
 
 import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;

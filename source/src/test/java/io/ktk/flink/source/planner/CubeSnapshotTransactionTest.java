@@ -4,7 +4,7 @@ import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.source.testing.SqlTables;
 import io.ktk.flink.state.ValidationException;
