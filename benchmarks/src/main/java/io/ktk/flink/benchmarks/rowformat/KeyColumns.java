@@ -1,4 +1,4 @@
-package io.ktk.flink.bench.rowformat;
+package io.ktk.flink.benchmarks.rowformat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.ktk.flink.bench.rowformat;
+package io.ktk.flink.benchmarks.rowformat;
 
 import io.ktk.flink.state.rowformat.RowBuffer;
 import io.ktk.flink.state.rowformat.RowConverter;
