@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitConflictException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
@@ -85,15 +85,15 @@ final class IndexBuilder {
 
   private Field checkColumn(DatasetState state) {
     Field field = state.schema().getFields().stream().filter(f -> f.getName().equals(column)).findFirst()
-        .orElseThrow(() -> new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid
+        .orElseThrow(() -> new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid
             + "': it has no such column (columns: " + state.schema().getFields().stream().map(Field::getName).toList()
             + ")"));
     if (state.partitionKeys().contains(column)) {
-      throw new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid
+      throw new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid
           + "': it is a partition column, which the partitions index already");
     }
     if (state.indexColumns().contains(column)) {
-      throw new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid
+      throw new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid
           + "': it has an index already (indexed: " + state.indexColumns() + ")");
     }
     IndexFile.valueOrder(field.getType()); // refuses nested types with a message naming the type
@@ -114,7 +114,7 @@ final class IndexBuilder {
       for (DataFile file : unread) {
         ColumnValues.Distinct distinct = ColumnValues.read(store, uuid, file, field);
         if (distinct.hasNull()) {
-          throw new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid + "': data file "
+          throw new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid + "': data file "
               + file.key(uuid) + " holds nulls in it, and an index column may not hold nulls (Kartothek's rule)");
         }
         valuesByLabel.put(file.label(), distinct.values());

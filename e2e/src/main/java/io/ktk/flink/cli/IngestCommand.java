@@ -11,7 +11,7 @@ import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
 import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
@@ -239,7 +239,7 @@ final class IngestCommand extends StoreCommand {
   private String seedOf(ObjectStore opened) throws IOException {
     try {
       return CubeSnapshot.latest(opened, cube).spec().seedDatasetId();
-    } catch (ValidationException e) { // no dataset of the cube yet (NoSuchDatasetException), or no seed
+    } catch (KtkValidationException e) { // no dataset of the cube yet (NoSuchDatasetException), or no seed
       return CubeNames.DEFAULT_SEED_DATASET_ID;
     }
   }
@@ -272,7 +272,7 @@ final class IngestCommand extends StoreCommand {
       } else {
         inputPath = Path.of(input);
         if (Files.size(inputPath) != manifest.inputBytes()) {
-          throw new ValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
+          throw new KtkValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
               + Files.size(inputPath) + " bytes now, " + manifest.inputBytes() + " when the ingest started; use "
               + "another --checkpoint-dir to ingest it anew");
         }
@@ -302,7 +302,7 @@ final class IngestCommand extends StoreCommand {
       parser = format == InputFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
           : RecordParser.jsonLines(rowType);
     } catch (InvalidValueException e) {
-      throw new ValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
+      throw new KtkValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
     }
     ValidationPolicy policy = onInvalid == OnInvalid.DEAD_LETTER ? ValidationPolicy.DEAD_LETTER : ValidationPolicy.FAIL;
     Path deadLetterFile = deadLetter != null ? deadLetter : Path.of(dataset + ".dead-letters.jsonl");
@@ -394,7 +394,7 @@ final class IngestCommand extends StoreCommand {
           + "ingest (" + String.join("; ", differences) + "); give another directory");
     }
     if (manifest.finished()) {
-      throw new ValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
+      throw new KtkValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
           + " again with checkpoint directory " + dir + ": that ingest ran to its end; remove the directory to "
           + "ingest the input once more");
     }

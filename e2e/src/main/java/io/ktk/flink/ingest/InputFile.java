@@ -3,7 +3,7 @@ package io.ktk.flink.ingest;
 import io.ktk.flink.ingest.source.InputRecord;
 import io.ktk.flink.ingest.source.RecordReader;
 import io.ktk.flink.ingest.source.TextFileSplit;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,7 +25,7 @@ public record InputFile(TextFileSplit start, String header) {
   /**
    * Opens {@code file} as input of {@code format}.
    *
-   * @throws ValidationException when a CSV file has no header row
+   * @throws KtkValidationException when a CSV file has no header row
    */
   public static InputFile open(Path file, InputFormat format, String inputName) throws IOException {
     long offset = 0;
@@ -42,7 +42,7 @@ public record InputFile(TextFileSplit start, String header) {
     try (RecordReader reader = new RecordReader(file, offset, 1, true)) {
       InputRecord header = reader.next();
       if (header == null) {
-        throw new ValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
+        throw new KtkValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
             + "line names the columns)");
       }
       return new InputFile(new TextFileSplit(path, reader.offset(), reader.line()), header.text());

@@ -1,13 +1,13 @@
 package io.ktk.flink.ingest;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 
 /**
  * A value of an input record that cannot become a value of its column's declared type, or a
  * record that cannot be parsed at all. The message is the reason without the line, e.g. {@code
  * column 'a' holds "x", which is not a BIGINT (an integer)}; {@link RecordParser} adds the line.
  */
-public final class InvalidValueException extends ValidationException {
+public final class InvalidValueException extends KtkValidationException {
   private static final long serialVersionUID = 1L;
 
   public InvalidValueException(String message) {

@@ -7,14 +7,14 @@ package io.ktk.flink.state;
  *
  * <p>The message names the dataset, the column, the offending value or type, and the rule.
  */
-public class ValidationException extends KtkException {
+public class KtkValidationException extends KtkException {
   private static final long serialVersionUID = 1L;
 
-  public ValidationException(String message) {
+  public KtkValidationException(String message) {
     super(message);
   }
 
-  public ValidationException(String message, Throwable cause) {
+  public KtkValidationException(String message, Throwable cause) {
     super(message, cause);
   }
 }

@@ -7,7 +7,7 @@ import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.sink.config.WriteMode;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.CommitResult;
@@ -188,7 +188,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
-    } catch (ValidationException | CorruptDatasetException | MissingPartFilesException e) {
+    } catch (KtkValidationException | CorruptDatasetException | MissingPartFilesException e) {
       throw new SuppressRestartsException(e);
     } catch (IOException | KtkException e) {
       LOG.warn("Cannot commit checkpoint {} ({}; attempt {}); retrying", first.checkpointId(),

@@ -2,7 +2,7 @@ package io.ktk.flink.sink.config;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.PartitionValues;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
@@ -121,8 +121,8 @@ public record KartothekSinkConfig(
     for (RowType.RowField field : rowType.getFields()) {
       try {
         ArrowParquetSchemas.toParquet(new Schema(List.of(FlinkArrowTypes.toField(field.getName(), field.getType()))));
-      } catch (ValidationException e) {
-        throw new ValidationException("Cannot build the sink of dataset '" + dataset + "': " + e.getMessage(), e);
+      } catch (KtkValidationException e) {
+        throw new KtkValidationException("Cannot build the sink of dataset '" + dataset + "': " + e.getMessage(), e);
       }
     }
     Set<String> seen = new HashSet<>();
@@ -160,8 +160,8 @@ public record KartothekSinkConfig(
     }
   }
 
-  private static ValidationException invalid(String dataset, String reason) {
-    return new ValidationException("Cannot build the sink of dataset '" + dataset + "': " + reason);
+  private static KtkValidationException invalid(String dataset, String reason) {
+    return new KtkValidationException("Cannot build the sink of dataset '" + dataset + "': " + reason);
   }
 
   /** The position of a column in the row type. */

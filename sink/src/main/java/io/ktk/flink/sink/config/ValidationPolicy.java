@@ -6,7 +6,7 @@ package io.ktk.flink.sink.config;
  * dropped silently under either policy.
  */
 public enum ValidationPolicy {
-  /** The job fails with the {@link io.ktk.flink.state.ValidationException}, without restarts. */
+  /** The job fails with the {@link io.ktk.flink.state.KtkValidationException}, without restarts. */
   FAIL,
   /**
    * The record and the reason go to the dead-letter stream that {@link

@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -84,7 +84,7 @@ final class DatasetWriter {
 
   /**
    * Checks the record (unless the validation step in front did) and appends it to its partition's
-   * buffer. @throws io.ktk.flink.state.ValidationException
+   * buffer. @throws io.ktk.flink.state.KtkValidationException
    */
   void append(RowData row) {
     int partition = recordsChecked ? validator.route(row) : validator.check(row);

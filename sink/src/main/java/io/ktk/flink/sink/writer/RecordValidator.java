@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.sink.config.KartothekSinkConfig;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.KeyColumns;
 import io.ktk.flink.state.types.TimestampCoercion;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
  * Decides whether a record may be written to the dataset, and to which partition. A record is
- * refused, with a {@link ValidationException} naming dataset, column, value and rule, when
+ * refused, with a {@link KtkValidationException} naming dataset, column, value and rule, when
  *
  * <ul>
  *   <li>a partition, dimension or index column is null (Kartothek's key rule, {@link KeyColumns});
@@ -98,7 +98,7 @@ public final class RecordValidator {
   /**
    * Checks a record and returns the id of its partition.
    *
-   * @throws ValidationException when the record breaks a rule
+   * @throws KtkValidationException when the record breaks a rule
    */
   public int check(RowData row) {
     for (int k = 0; k < keyPositions.length; k++) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.sink.KartothekSinkBuilder;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -91,27 +91,27 @@ class KartothekSinkOptionsTest {
   @Test
   void builderRefusesWhatTheDatasetCannotHold() {
     assertThatThrownBy(() -> KartothekSink.forRowData(FLAT).store("file:///tmp/x").build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("no dataset given");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("no dataset given");
     assertThatThrownBy(() -> KartothekSink.forRowData(FLAT).dataset("d").build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("no store given");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("no store given");
     assertThatThrownBy(() -> builder(FLAT).dataset("a/b").build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("dataset uuid");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("dataset uuid");
     assertThatThrownBy(() -> builder(FLAT).partitionBy("nope").build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("partition column 'nope' is not a column of [id, p, flag]");
     assertThatThrownBy(() -> builder(FLAT).partitionBy("flag").build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("flag").hasMessageContaining("bool");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("flag").hasMessageContaining("bool");
     assertThatThrownBy(() -> builder(FLAT).partitionBy("p").indexBy("p").build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("'p' is a partition column");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("'p' is a partition column");
     assertThatThrownBy(() -> builder(FLAT).indexBy("id", "id").build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("named twice");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("named twice");
     assertThatThrownBy(() -> builder(ROW).build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("column 'tags'")
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("column 'tags'")
         .hasMessageContaining("MAP<STRING, STRING>");
     assertThatThrownBy(() -> builder(FLAT).memoryBudget(MemorySize.ZERO).build())
-        .isInstanceOf(ValidationException.class).hasMessageContaining("memory budget must be positive");
+        .isInstanceOf(KtkValidationException.class).hasMessageContaining("memory budget must be positive");
     assertThatThrownBy(() -> builder(FLAT).verifyFilesOlderThan(Duration.ofSeconds(-1)).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("files are verified before a commit must not be negative, not PT-1S");
   }
 

@@ -1,6 +1,6 @@
 package io.ktk.flink.source.engine;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -26,7 +26,7 @@ enum KeyKind {
       case Time -> TIME;
       case Timestamp -> TIMESTAMP;
       case Utf8, LargeUtf8, Binary, LargeBinary, FixedSizeBinary, Decimal -> RANKED;
-      default -> throw new ValidationException("Cannot use column '" + column.getName() + "' of type "
+      default -> throw new KtkValidationException("Cannot use column '" + column.getName() + "' of type "
           + ArrowTypeNames.name(column) + " as a cell key: only primitive types identify cells");
     };
   }

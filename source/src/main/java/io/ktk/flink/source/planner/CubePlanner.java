@@ -47,7 +47,7 @@ public final class CubePlanner {
    *
    * @param datasets one snapshot per dataset of the cube, by dataset id; the seed must be among them
    * @throws io.ktk.flink.source.query.InvalidQueryException when the query does not fit the cube
-   * @throws io.ktk.flink.state.ValidationException when the datasets break a cube rule the query relies on
+   * @throws io.ktk.flink.state.KtkValidationException when the datasets break a cube rule the query relies on
    */
   public static QueryPlan plan(CubeSpec cube, Map<String, DatasetSnapshot> datasets, CubeQuery query) {
     return plan(resolve(cube, datasets, query), datasets);

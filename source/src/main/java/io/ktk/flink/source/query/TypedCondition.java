@@ -2,7 +2,7 @@ package io.ktk.flink.source.query;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ public final class TypedCondition {
     Comparator<Object> order;
     try {
       order = IndexFile.valueOrder(column.getType());
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` is on column '"
           + column.getName() + "' of type " + ArrowTypeNames.name(column)
           + ", but conditions support columns of primitive types only");

@@ -95,7 +95,7 @@ public final class CommitLog {
   /**
    * Commits a change as the next version.
    *
-   * @throws io.ktk.flink.state.ValidationException the change is invalid against the dataset
+   * @throws io.ktk.flink.state.KtkValidationException the change is invalid against the dataset
    * @throws CommitConflictException more than {@code maxAttempts} versions were lost to others
    * @throws CommitStateUnknownException the store failed and it is unknown whether the commit landed
    */

@@ -1,6 +1,6 @@
 package io.ktk.flink.state.commit;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.SchemaCompatibility;
 import io.ktk.flink.state.types.TypeNormalization;
 import java.time.Instant;
@@ -24,7 +24,7 @@ final class CommitPlanner {
     boolean creates = !state.exists();
     List<String> partitionKeys = creates ? request.partitionKeys() : state.partitionKeys();
     if (!creates && !request.partitionKeys().isEmpty() && !request.partitionKeys().equals(state.partitionKeys())) {
-      throw new ValidationException("Cannot commit to dataset '" + dataset + "': it is partitioned by "
+      throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': it is partitioned by "
           + state.partitionKeys() + " but the commit is partitioned by " + request.partitionKeys());
     }
 
@@ -36,7 +36,7 @@ final class CommitPlanner {
     }
     if (creates) {
       if (schemaAfter == null) {
-        throw new ValidationException("Cannot create dataset '" + dataset + "': its first commit has no schema");
+        throw new KtkValidationException("Cannot create dataset '" + dataset + "': its first commit has no schema");
       }
       checkColumnsExist(dataset, schemaAfter, partitionKeys, "partition");
     }
@@ -45,7 +45,7 @@ final class CommitPlanner {
     for (String column : request.indexColumns()) {
       if (!state.indexColumns().contains(column)) {
         if (!creates && request.operation() != Operation.ADD_INDEX) {
-          throw new ValidationException("Cannot commit to dataset '" + dataset + "': column '" + column
+          throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': column '" + column
               + "' is not indexed (indexed: " + state.indexColumns() + "); build the index over the existing "
               + "files first");
         }
@@ -59,7 +59,7 @@ final class CommitPlanner {
     }
     for (Map.Entry<String, Map<Object, List<String>>> delta : request.index().entrySet()) {
       if (!indexColumnsAfter.contains(delta.getKey())) {
-        throw new ValidationException("Cannot commit to dataset '" + dataset + "': the commit carries index "
+        throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': the commit carries index "
             + "values for column '" + delta.getKey() + "', which is not an index column " + indexColumnsAfter);
       }
     }
@@ -67,7 +67,7 @@ final class CommitPlanner {
     for (DataFile file : request.files()) {
       checkLabel(dataset, partitionKeys, file.label());
       if (state.files().containsKey(file.label())) {
-        throw new ValidationException("Cannot commit to dataset '" + dataset + "': file '" + file.label()
+        throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': file '" + file.label()
             + "' is committed already");
       }
     }
@@ -97,7 +97,7 @@ final class CommitPlanner {
   private static void checkColumnsExist(String dataset, Schema schema, List<String> columns, String role) {
     for (String column : columns) {
       if (schema.getFields().stream().noneMatch(f -> f.getName().equals(column))) {
-        throw new ValidationException("Cannot commit to dataset '" + dataset + "': " + role + " column '"
+        throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': " + role + " column '"
             + column + "' is not in the schema " + schema.getFields().stream().map(f -> f.getName()).toList());
       }
     }
@@ -111,7 +111,7 @@ final class CommitPlanner {
       ok = segments[i].startsWith(partitionKeys.get(i) + "=");
     }
     if (!ok) {
-      throw new ValidationException("Cannot commit to dataset '" + dataset + "': label '" + label
+      throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': label '" + label
           + "' does not match the partition keys " + partitionKeys);
     }
   }

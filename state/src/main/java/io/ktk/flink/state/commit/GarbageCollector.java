@@ -2,7 +2,7 @@ package io.ktk.flink.state.commit;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.store.ObjectInfo;
@@ -59,7 +59,7 @@ public final class GarbageCollector {
     }
     if (!state.exists()) {
       // Without a log or a published view everything would look unreferenced: refuse.
-      throw new ValidationException("Cannot collect garbage of dataset '" + uuid + "' in " + store.url()
+      throw new KtkValidationException("Cannot collect garbage of dataset '" + uuid + "' in " + store.url()
           + ": it has neither a commit log nor plateau metadata");
     }
     for (DataFile file : state.files().values()) {

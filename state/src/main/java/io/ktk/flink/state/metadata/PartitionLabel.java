@@ -70,7 +70,7 @@ public record PartitionLabel(List<Value> values, String fileId) {
   /**
    * A label for typed values of the partition keys.
    *
-   * @throws io.ktk.flink.state.ValidationException when a key's type or value cannot be a partition value
+   * @throws io.ktk.flink.state.KtkValidationException when a key's type or value cannot be a partition value
    */
   public static PartitionLabel of(List<Field> partitionKeys, List<?> values, String fileId) {
     requireNonNull(partitionKeys, "partitionKeys is null");

@@ -1,6 +1,6 @@
 package io.ktk.flink.state.rowformat;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -44,8 +44,8 @@ abstract class ColumnCodec {
     };
   }
 
-  static ValidationException unsupported(Field field, String reason) {
-    return new ValidationException(
+  static KtkValidationException unsupported(Field field, String reason) {
+    return new KtkValidationException(
         "Cannot build row format for column '" + field.getName() + "': " + reason
             + " (supported: bool, int8-64, uint8-64, float32/64, date, time, timestamp,"
             + " decimal128, fixed_size_binary, binary, large_binary, utf8, large_utf8, struct,"

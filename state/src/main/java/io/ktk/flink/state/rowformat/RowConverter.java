@@ -115,7 +115,7 @@ public final class RowConverter {
   /**
    * Keys that order like the columns, with each column's options.
    *
-   * @throws io.ktk.flink.state.ValidationException if a column's type is not supported
+   * @throws io.ktk.flink.state.KtkValidationException if a column's type is not supported
    */
   public static RowConverter ordered(List<SortField> fields) {
     requireNonNull(fields, "fields is null");
@@ -125,7 +125,7 @@ public final class RowConverter {
   /**
    * Keys for equality and hashing only (see the class comment).
    *
-   * @throws io.ktk.flink.state.ValidationException if a column's type is not supported
+   * @throws io.ktk.flink.state.KtkValidationException if a column's type is not supported
    */
   public static RowConverter unordered(List<Field> fields) {
     requireNonNull(fields, "fields is null");
@@ -178,7 +178,7 @@ public final class RowConverter {
    * An encoder of Flink rows of {@code rowType} whose key columns are at {@code positions} (one
    * per field of this converter, in order; none given means positions {@code 0..n-1}).
    *
-   * @throws io.ktk.flink.state.ValidationException if a Flink type does not match its key field
+   * @throws io.ktk.flink.state.KtkValidationException if a Flink type does not match its key field
    */
   public RowDataEncoder rowDataEncoder(RowType rowType, int... positions) {
     int[] actual = positions;

@@ -2,7 +2,7 @@ package io.ktk.flink.state.rowformat;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.rowformat.FieldWriter.Getter;
 import java.util.List;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -166,10 +166,10 @@ public final class RowDataEncoder {
         }
         break;
       default:
-        throw new ValidationException("Cannot encode row key column '" + column + "': Flink type "
+        throw new KtkValidationException("Cannot encode row key column '" + column + "': Flink type "
             + type + " is not supported in row keys");
     }
-    throw new ValidationException("Cannot encode row key column '" + column + "': Flink type "
+    throw new KtkValidationException("Cannot encode row key column '" + column + "': Flink type "
         + type + " does not match the key's Arrow type " + arrow);
   }
 

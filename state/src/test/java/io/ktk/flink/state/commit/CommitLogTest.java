@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
@@ -136,7 +136,7 @@ class CommitLogTest {
     CommitRequest byQ = CommitRequest.append(List.of("c"), SCHEMA, List.of(
         new DataFile("c=1/" + "0".repeat(32), 1, 1, PHYSICAL)));
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS).commit(byQ))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("'sales'")
         .hasMessageContaining("partitioned by [p]")
         .hasMessageContaining("[c]");
@@ -147,7 +147,7 @@ class CommitLogTest {
     CommitRequest bad = CommitRequest.append(List.of("p"), SCHEMA, List.of(
         new DataFile("q=1/" + "0".repeat(32), 1, 1, PHYSICAL)));
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS).commit(bad))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("label 'q=1/")
         .hasMessageContaining("[p]");
     assertThat(store.list("sales/").hasNext()).as("nothing written").isFalse();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.dataset.Partition;
@@ -233,7 +233,7 @@ class PlateauViewTest {
     DatasetMetadata view = DatasetMetadata.load(store, "events").orElseThrow();
     assertThat(store.head(view.externalIndexKeys().get("c"))).isPresent();
     assertThatThrownBy(() -> GarbageCollector.collect(store, "nothing", Duration.ofDays(1), twoDaysLater, false))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("'nothing'");
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;
@@ -76,10 +76,10 @@ class PartitionLabelTest {
   void boolPartitionKeysAndNullValuesAreRefused() {
     Field flag = PartitionValuesTest.field("flag", ArrowType.Bool.INSTANCE);
     assertThatThrownBy(() -> PartitionLabel.of(List.of(flag), List.of(true), ID))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column flag");
     assertThatThrownBy(() -> PartitionLabel.of(List.of(P), java.util.Arrays.asList((Object) null), ID))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column p")
         .hasMessageContaining("null");
   }

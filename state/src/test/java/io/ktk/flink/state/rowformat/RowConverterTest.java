@@ -3,7 +3,7 @@ package io.ktk.flink.state.rowformat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -50,13 +50,13 @@ class RowConverterTest {
     Field duration = RandomColumns.scalar("d", new ArrowType.Duration(TimeUnit.SECOND));
     Field nested = new Field("s", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(duration));
     assertThatThrownBy(() -> RowConverter.ordered(List.of(SortField.ascending(half))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot build row format for column 'h': type float16");
     assertThatThrownBy(() -> RowConverter.unordered(List.of(wide)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column 'w'").hasMessageContaining("only decimal128");
     assertThatThrownBy(() -> RowConverter.ordered(List.of(SortField.ascending(nested))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column 'd': type Duration(SECOND) is not supported");
   }
 
@@ -119,7 +119,7 @@ class RowConverterTest {
     RowType rowType = RowType.of(
         new LogicalType[] {new VarCharType(10), new IntType()}, new String[] {"name", "id"});
     assertThatThrownBy(() -> converter.rowDataEncoder(rowType, 1))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot encode row key column 'id': Flink type INT does not match"
             + " the key's Arrow type Int(64, true)");
     assertThatThrownBy(() -> converter.rowDataEncoder(rowType, 0, 1))
@@ -130,7 +130,7 @@ class RowConverterTest {
         .hasMessageContaining("position 2 is out of range");
     RowType maps = RowType.of(new MapType(new IntType(), new IntType()));
     assertThatThrownBy(() -> converter.rowDataEncoder(maps))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Flink type MAP<INT, INT> is not supported in row keys");
   }
 
@@ -147,13 +147,13 @@ class RowConverterTest {
     assertThat(buffer.length()).isEqualTo(9 + 5);
     assertThatThrownBy(() -> encoder.encode(
         GenericRowData.of(TimestampData.fromEpochMillis(1, 2001), 5000), buffer))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot encode row key column 'ts': timestamp"
             + " 1970-01-01T00:00:00.001002001 does not fit Timestamp(MICROSECOND, null) without"
             + " losing precision");
     assertThatThrownBy(() -> encoder.encode(
         GenericRowData.of(TimestampData.fromEpochMillis(1, 2000), 5001), buffer))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column 't': time of day 5001 ms does not fit Time(SECOND, 32)");
   }
 }
