@@ -4,9 +4,9 @@ import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitConflictException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
@@ -71,7 +71,7 @@ final class IndexBuilder {
       DatasetState state = log.state();
       readNewFiles(state, field, valuesByLabel, progress);
       try {
-        CommitResult result = log.commit(CommitRequest.addIndex(column, index(state, field, valuesByLabel)));
+        CommitResult result = log.commit(DatasetChange.addIndex(column, index(state, field, valuesByLabel)));
         long published = new PlateauPublisher().publish(log);
         return new Built(result.version(), published, log.state().index(column).size(), valuesByLabel.size(), round);
       } catch (CommitConflictException lost) {

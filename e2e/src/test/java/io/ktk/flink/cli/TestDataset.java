@@ -3,8 +3,8 @@ package io.ktk.flink.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.PartitionLabel;
@@ -105,7 +105,7 @@ final class TestDataset {
       files.add(new DataFile(label.toString(), partition.getValue().size(), store.head(key).orElseThrow().size(),
           physical));
     }
-    log.commit(CommitRequest.append(partitionKeys, schema, files).withIndex(indexColumns, index)
+    log.commit(DatasetChange.append(partitionKeys, schema, files).withIndex(indexColumns, index)
         .withMetadata(metadata));
     metadata = Map.of();
     return files;

@@ -13,6 +13,7 @@ import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
@@ -156,7 +157,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       for (CommitRequest<FileBatch> request : ordered) {
         FileBatch batch = request.getCommittable();
         CommitLog commitLog = log(batch.dataset());
-        CommitResult result = commitLog.commit(toCommitRequest(batch, commitLog));
+        CommitResult result = commitLog.commit(toDatasetChange(batch, commitLog));
         long version = result.version();
         if (result.alreadyCommitted()) {
           LOG.info("Dataset '{}': {} was committed before; acknowledged", batch.dataset(), batch);
@@ -215,13 +216,13 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     return published;
   }
 
-  /** The change a batch makes (the name {@code CommitRequest} is Flink's here). */
-  private io.ktk.flink.state.commit.CommitRequest toCommitRequest(FileBatch batch, CommitLog log) {
+  /** The change a batch makes to its dataset. */
+  private DatasetChange toDatasetChange(FileBatch batch, CommitLog log) {
     KartothekSinkConfig config = config(batch);
     var change = config.writeMode() == WriteMode.REPLACE_PARTITIONS
-        ? io.ktk.flink.state.commit.CommitRequest.replacePartitions(batch.partitionColumns(), batch.schema(),
+        ? DatasetChange.replacePartitions(batch.partitionColumns(), batch.schema(),
             batch.files(), batch.partitions())
-        : io.ktk.flink.state.commit.CommitRequest.append(batch.partitionColumns(), batch.schema(), batch.files());
+        : DatasetChange.append(batch.partitionColumns(), batch.schema(), batch.files());
     change = change
         .withIndex(batch.indexColumns(), batch.index())
         .withWriter(batch.writerId(), batch.checkpointId());

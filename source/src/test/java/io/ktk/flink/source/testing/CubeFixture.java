@@ -2,8 +2,8 @@ package io.ktk.flink.source.testing;
 
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -150,7 +150,7 @@ public final class CubeFixture {
         }
         pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
       }
-      CommitRequest request = CommitRequest.append(spec.partitionColumns(), schema, files)
+      DatasetChange request = DatasetChange.append(spec.partitionColumns(), schema, files)
           .withIndex(indexColumns, index)
           .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
       long version = log.commit(request).version();

@@ -99,7 +99,7 @@ public final class CommitLog {
    * @throws CommitConflictException more than {@code maxAttempts} versions were lost to others
    * @throws CommitStateUnknownException the store failed and it is unknown whether the commit landed
    */
-  public CommitResult commit(CommitRequest request) throws IOException {
+  public CommitResult commit(DatasetChange request) throws IOException {
     requireNonNull(request, "request is null");
     for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
       if (request.checkpointId().isPresent()

@@ -12,14 +12,14 @@ import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Turns a {@link CommitRequest} into the log entry of a given version against the state before
+ * Turns a {@link DatasetChange} into the log entry of a given version against the state before
  * it, validating the request against that state. Run again for every version tried, so a commit
  * that lost a race is re-validated against what won (the rebase of DESIGN section 7).
  */
 final class CommitPlanner {
   private CommitPlanner() {}
 
-  static LogEntry plan(DatasetState state, CommitRequest request, Instant now) {
+  static LogEntry plan(DatasetState state, DatasetChange request, Instant now) {
     String dataset = state.uuid();
     boolean creates = !state.exists();
     List<String> partitionKeys = creates ? request.partitionKeys() : state.partitionKeys();

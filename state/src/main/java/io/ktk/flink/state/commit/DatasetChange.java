@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param cubeTransaction with a writer id and checkpoint id: the cube whose transaction this commit
  *     is part of ({@link CubeCommitLog}), or null
  */
-public record CommitRequest(
+public record DatasetChange(
     Operation operation,
     String writerId,
     OptionalLong checkpointId,
@@ -37,7 +37,7 @@ public record CommitRequest(
     Map<String, JsonNode> metadata,
     String cubeTransaction) {
 
-  public CommitRequest {
+  public DatasetChange {
     requireNonNull(operation, "operation is null");
     requireNonNull(checkpointId, "checkpointId is null");
     partitionKeys = List.copyOf(partitionKeys);
@@ -65,7 +65,7 @@ public record CommitRequest(
   }
 
   /** A request that is no part of a cube transaction. */
-  public CommitRequest(Operation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
+  public DatasetChange(Operation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
       List<String> indexColumns, Schema schema, List<DataFile> files, Set<String> replacedPartitions,
       Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
     this(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files, replacedPartitions, index,
@@ -73,15 +73,15 @@ public record CommitRequest(
   }
 
   /** An append of {@code files}, with the layout used if the dataset does not exist yet. */
-  public static CommitRequest append(List<String> partitionKeys, Schema schema, List<DataFile> files) {
-    return new CommitRequest(Operation.APPEND, null, OptionalLong.empty(), partitionKeys, List.of(),
+  public static DatasetChange append(List<String> partitionKeys, Schema schema, List<DataFile> files) {
+    return new DatasetChange(Operation.APPEND, null, OptionalLong.empty(), partitionKeys, List.of(),
         schema, files, Set.of(), Map.of(), Map.of());
   }
 
   /** Replaces the files of {@code partitions} with {@code files}. */
-  public static CommitRequest replacePartitions(
+  public static DatasetChange replacePartitions(
       List<String> partitionKeys, Schema schema, List<DataFile> files, Set<String> partitions) {
-    return new CommitRequest(Operation.REPLACE_PARTITIONS, null, OptionalLong.empty(), partitionKeys,
+    return new DatasetChange(Operation.REPLACE_PARTITIONS, null, OptionalLong.empty(), partitionKeys,
         List.of(), schema, files, partitions, Map.of(), Map.of());
   }
 
@@ -90,31 +90,31 @@ public record CommitRequest(
    * value of the column (typed by the project's convention) to the labels of the files holding it.
    * When the column is indexed already, the values are added to its index.
    */
-  public static CommitRequest addIndex(String column, Map<Object, List<String>> values) {
+  public static DatasetChange addIndex(String column, Map<Object, List<String>> values) {
     requireNonNull(column, "column is null");
     requireNonNull(values, "values is null");
-    return new CommitRequest(Operation.ADD_INDEX, null, OptionalLong.empty(), List.of(), List.of(column), null,
+    return new DatasetChange(Operation.ADD_INDEX, null, OptionalLong.empty(), List.of(), List.of(column), null,
         List.of(), Set.of(), Map.of(column, values), Map.of());
   }
 
-  public CommitRequest withWriter(String writerId, long checkpointId) {
-    return new CommitRequest(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.of(checkpointId),
+  public DatasetChange withWriter(String writerId, long checkpointId) {
+    return new DatasetChange(operation, requireNonNull(writerId, "writerId is null"), OptionalLong.of(checkpointId),
         partitionKeys, indexColumns, schema, files, replacedPartitions, index, metadata, cubeTransaction);
   }
 
   /** The same request as part of the transaction {@code (writerId, checkpointId)} of cube {@code cube}. */
-  public CommitRequest withCubeTransaction(String cube) {
-    return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
+  public DatasetChange withCubeTransaction(String cube) {
+    return new DatasetChange(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
         replacedPartitions, index, metadata, requireNonNull(cube, "cube is null"));
   }
 
-  public CommitRequest withIndex(List<String> indexColumns, Map<String, Map<Object, List<String>>> index) {
-    return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
+  public DatasetChange withIndex(List<String> indexColumns, Map<String, Map<Object, List<String>>> index) {
+    return new DatasetChange(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
         replacedPartitions, index, metadata, cubeTransaction);
   }
 
-  public CommitRequest withMetadata(Map<String, JsonNode> metadata) {
-    return new CommitRequest(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
+  public DatasetChange withMetadata(Map<String, JsonNode> metadata) {
+    return new DatasetChange(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
         replacedPartitions, index, metadata, cubeTransaction);
   }
 }

@@ -53,8 +53,8 @@ class CommitLogTest {
     return new DataFile("p=" + partition + "/" + UUID.randomUUID().toString().replace("-", ""), rows, rows * 10, PHYSICAL);
   }
 
-  static CommitRequest append(DataFile... files) {
-    return CommitRequest.append(List.of("p"), SCHEMA, List.of(files));
+  static DatasetChange append(DataFile... files) {
+    return DatasetChange.append(List.of("p"), SCHEMA, List.of(files));
   }
 
   @Test
@@ -124,7 +124,7 @@ class CommitLogTest {
     appender.commit(append(concurrentX));
 
     DataFile newX = file("x", 5);
-    replacer.commit(CommitRequest.replacePartitions(List.of("p"), SCHEMA, List.of(newX), Set.of("p=x")));
+    replacer.commit(DatasetChange.replacePartitions(List.of("p"), SCHEMA, List.of(newX), Set.of("p=x")));
 
     DatasetState state = CommitLog.open(store, DATASET, OPTIONS).state();
     assertThat(state.files()).containsOnlyKeys(keptY.label(), newX.label());
@@ -133,7 +133,7 @@ class CommitLogTest {
   @Test
   void commitWithOtherPartitionKeysThanTheDatasetIsRefused() throws IOException {
     CommitLog.open(store, DATASET, OPTIONS).commit(append(file("x", 1)));
-    CommitRequest byQ = CommitRequest.append(List.of("c"), SCHEMA, List.of(
+    DatasetChange byQ = DatasetChange.append(List.of("c"), SCHEMA, List.of(
         new DataFile("c=1/" + "0".repeat(32), 1, 1, PHYSICAL)));
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS).commit(byQ))
         .isInstanceOf(KtkValidationException.class)
@@ -144,7 +144,7 @@ class CommitLogTest {
 
   @Test
   void labelsThatDoNotMatchThePartitionKeysAreRefused() throws IOException {
-    CommitRequest bad = CommitRequest.append(List.of("p"), SCHEMA, List.of(
+    DatasetChange bad = DatasetChange.append(List.of("p"), SCHEMA, List.of(
         new DataFile("q=1/" + "0".repeat(32), 1, 1, PHYSICAL)));
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS).commit(bad))
         .isInstanceOf(KtkValidationException.class)
@@ -249,15 +249,15 @@ class CommitLogTest {
     Schema intV = new Schema(List.of(SCHEMA.getFields().get(0), SCHEMA.getFields().get(1),
         field("v", new ArrowType.Int(64, true))));
     CommitLog log = CommitLog.open(store, DATASET, OPTIONS);
-    log.commit(CommitRequest.append(List.of("p"), allNullV, List.of(file("x", 1))));
+    log.commit(DatasetChange.append(List.of("p"), allNullV, List.of(file("x", 1))));
     assertThat(log.state().schema().findField("v").getType()).isEqualTo(new ArrowType.Null());
 
     CommitLog other = CommitLog.open(store, DATASET, OPTIONS);
-    log.commit(CommitRequest.append(List.of("p"), int8C, List.of(file("x", 1))));
+    log.commit(DatasetChange.append(List.of("p"), int8C, List.of(file("x", 1))));
     assertThat(log.state().schema()).as("int8 normalized, null column took double").isEqualTo(SCHEMA);
 
     // `other` still believes v is null-typed: its rebase must re-validate against double.
-    assertThatThrownBy(() -> other.commit(CommitRequest.append(List.of("p"), intV, List.of(file("y", 1)))))
+    assertThatThrownBy(() -> other.commit(DatasetChange.append(List.of("p"), intV, List.of(file("y", 1)))))
         .isInstanceOf(IncompatibleSchemaException.class)
         .hasMessageContaining("'sales'")
         .hasMessageContaining("'v'")

@@ -83,7 +83,7 @@ class PlateauViewTest {
 
   private CommitResult commitFile(CommitLog log, LocalDate day, long... cs) throws IOException {
     DataFile file = writeFile(log.uuid(), day, cs);
-    return log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(file)).withIndex(List.of("c"), indexOf(file, cs)));
+    return log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(file)).withIndex(List.of("c"), indexOf(file, cs)));
   }
 
   @Test
@@ -184,7 +184,7 @@ class PlateauViewTest {
     Schema logical = new Schema(List.of(field("p", new ArrowType.Int(32, true)), physical.getFields().get(0),
         physical.getFields().get(1)));
     DataFile added = new DataFile("p=3/" + "c".repeat(32), 1, 100, physical);
-    log.commit(CommitRequest.append(List.of("p"), logical, List.of(added))
+    log.commit(DatasetChange.append(List.of("p"), logical, List.of(added))
         .withIndex(List.of(), Map.of("c", Map.of(12L, List.of(added.label())))));
     new PlateauPublisher().publish(log);
 
@@ -206,9 +206,9 @@ class PlateauViewTest {
     commitFile(log, day, 1);
     publisher.publish(log);
     DataFile kept = writeFile("events", LocalDate.of(2024, 1, 2), 2);
-    log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(kept)).withIndex(List.of(), indexOf(kept, 2)));
+    log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(kept)).withIndex(List.of(), indexOf(kept, 2)));
     DataFile replacement = writeFile("events", day, 3);
-    log.commit(CommitRequest.replacePartitions(List.of("day"), SCHEMA, List.of(replacement), Set.of("day=2024-01-01"))
+    log.commit(DatasetChange.replacePartitions(List.of("day"), SCHEMA, List.of(replacement), Set.of("day=2024-01-01"))
         .withIndex(List.of(), indexOf(replacement, 3)));
     publisher.publish(log);
     DataFile orphan = writeFile("events", day, 4); // written by a writer that never committed
