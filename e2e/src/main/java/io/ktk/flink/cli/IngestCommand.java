@@ -5,7 +5,7 @@ import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.IngestTarget;
 import io.ktk.flink.ingest.InputFile;
 import io.ktk.flink.ingest.InputFormat;
-import io.ktk.flink.ingest.InvalidValueException;
+import io.ktk.flink.ingest.InvalidRecordException;
 import io.ktk.flink.ingest.RecordParser;
 import io.ktk.flink.ingest.RetainedCheckpoints;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
@@ -301,7 +301,7 @@ final class IngestCommand extends StoreCommand {
     try {
       parser = format == InputFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
           : RecordParser.jsonLines(rowType);
-    } catch (InvalidValueException e) {
+    } catch (InvalidRecordException e) {
       throw new KtkValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
     }
     ValidationPolicy policy = onInvalid == OnInvalid.DEAD_LETTER ? ValidationPolicy.DEAD_LETTER : ValidationPolicy.FAIL;

@@ -38,7 +38,7 @@ final class ParseFunction extends ProcessFunction<InputRecord, RowData> {
     RowData row;
     try {
       row = parser.parse(record);
-    } catch (InvalidValueException e) {
+    } catch (InvalidRecordException e) {
       if (policy == ValidationPolicy.FAIL) {
         throw new SuppressRestartsException(new KtkValidationException("Cannot ingest line " + record.line() + " of "
             + inputName + ": " + e.getMessage(), e));

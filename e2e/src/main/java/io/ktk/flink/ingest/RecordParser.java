@@ -42,7 +42,7 @@ public final class RecordParser implements Serializable {
   /**
    * A parser of CSV records with the given header row.
    *
-   * @throws InvalidValueException when the header names a column the row type lacks, or one twice
+   * @throws InvalidRecordException when the header names a column the row type lacks, or one twice
    */
   public static RecordParser csv(RowType rowType, String header) {
     List<CsvFields.Field> names = CsvFields.split(header);
@@ -52,11 +52,11 @@ public final class RecordParser implements Serializable {
       String name = names.get(i).text();
       positions[i] = rowType.getFieldIndex(name);
       if (positions[i] < 0) {
-        throw new InvalidValueException("the CSV header names column '" + name + "', which the schema does not "
+        throw new InvalidRecordException("the CSV header names column '" + name + "', which the schema does not "
             + "have (columns: " + String.join(", ", rowType.getFieldNames()) + ")");
       }
       if (seen.contains(name)) {
-        throw new InvalidValueException("the CSV header names column '" + name + "' twice");
+        throw new InvalidRecordException("the CSV header names column '" + name + "' twice");
       }
       seen.add(name);
     }
@@ -74,7 +74,7 @@ public final class RecordParser implements Serializable {
   /**
    * The row of a record.
    *
-   * @throws InvalidValueException with the reason (column, value, rule), without the line
+   * @throws InvalidRecordException with the reason (column, value, rule), without the line
    */
   public RowData parse(InputRecord record) {
     return format == InputFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
@@ -85,10 +85,10 @@ public final class RecordParser implements Serializable {
     try {
       node = JSON.readTree(text);
     } catch (JsonProcessingException e) {
-      throw new InvalidValueException("the line is not JSON (" + e.getOriginalMessage() + ")");
+      throw new InvalidRecordException("the line is not JSON (" + e.getOriginalMessage() + ")");
     }
     if (node == null || !node.isObject()) {
-      throw new InvalidValueException("the line is not a JSON object");
+      throw new InvalidRecordException("the line is not a JSON object");
     }
     return ValueConverter.row(node, rowType, "");
   }
@@ -96,7 +96,7 @@ public final class RecordParser implements Serializable {
   private RowData parseCsv(String text) {
     List<CsvFields.Field> fields = CsvFields.split(text);
     if (fields.size() != csvPositions.length) {
-      throw new InvalidValueException("the CSV record has " + fields.size() + " fields where the header has "
+      throw new InvalidRecordException("the CSV record has " + fields.size() + " fields where the header has "
           + csvPositions.length);
     }
     GenericRowData row = new GenericRowData(rowType.getFieldCount());

@@ -63,7 +63,7 @@ final class ValueConverter {
     switch (type.getTypeRoot()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> {
         if (!node.isIntegralNumber()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (an integer)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (an integer)");
         }
         return integer(node.bigIntegerValue().toString(), type, column);
       }
@@ -74,23 +74,23 @@ final class ValueConverter {
         if (node.isTextual() && isSpecialFloat(node.textValue())) {
           return floating(node.textValue(), type, column);
         }
-        throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
+        throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
       }
       case BOOLEAN -> {
         if (!node.isBoolean()) {
-          throw InvalidValueException.of(column, node.toString(), "is not a BOOLEAN (true or false)");
+          throw InvalidRecordException.of(column, node.toString(), "is not a BOOLEAN (true or false)");
         }
         return node.booleanValue();
       }
       case DECIMAL -> {
         if (!node.isNumber() && !node.isTextual()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
         }
         return decimal(node.isNumber() ? node.decimalValue().toPlainString() : node.textValue(), type, column);
       }
       case ARRAY -> {
         if (!node.isArray()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a JSON array)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a JSON array)");
         }
         LogicalType element = ((ArrayType) type).getElementType();
         Object[] values = new Object[node.size()];
@@ -101,13 +101,13 @@ final class ValueConverter {
       }
       case ROW -> {
         if (!node.isObject()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a JSON object)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a JSON object)");
         }
         return row(node, (RowType) type, column + ".");
       }
       default -> {
         if (!node.isTextual()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a JSON string)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a JSON string)");
         }
         return fromText(node.textValue(), type, column);
       }
@@ -121,7 +121,7 @@ final class ValueConverter {
     while (fields.hasNext()) {
       String name = fields.next().getKey();
       if (!names.contains(name)) {
-        throw new InvalidValueException("field '" + prefix + name + "' is not a column (columns: "
+        throw new InvalidRecordException("field '" + prefix + name + "' is not a column (columns: "
             + String.join(", ", names) + ")");
       }
     }
@@ -138,7 +138,7 @@ final class ValueConverter {
       switch (type.getTypeRoot()) {
         case TINYINT, SMALLINT, INTEGER, BIGINT -> {
           if (!INTEGER.matcher(text).matches()) {
-            throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (an integer)");
+            throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (an integer)");
           }
           return integer(text, type, column);
         }
@@ -149,12 +149,12 @@ final class ValueConverter {
           if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(text);
           }
-          throw InvalidValueException.of(column, quote(text), "is not a BOOLEAN (true or false)");
+          throw InvalidRecordException.of(column, quote(text), "is not a BOOLEAN (true or false)");
         }
         case CHAR, VARCHAR -> {
           int length = type instanceof CharType c ? c.getLength() : ((VarCharType) type).getLength();
           if (text.codePointCount(0, text.length()) > length) {
-            throw InvalidValueException.of(column, quote(text), "is longer than " + describe(type) + " allows");
+            throw InvalidRecordException.of(column, quote(text), "is longer than " + describe(type) + " allows");
           }
           return StringData.fromString(text);
         }
@@ -170,7 +170,7 @@ final class ValueConverter {
         case TIME_WITHOUT_TIME_ZONE -> {
           LocalTime time = LocalTime.parse(text);
           if (time.getNano() % 1_000_000 != 0) {
-            throw InvalidValueException.of(column, quote(text), "has a part below milliseconds, which a TIME "
+            throw InvalidRecordException.of(column, quote(text), "has a part below milliseconds, which a TIME "
                 + "cannot hold in Flink");
           }
           return (int) (time.toNanoOfDay() / 1_000_000);
@@ -184,20 +184,20 @@ final class ValueConverter {
         case ARRAY, ROW -> {
           return fromJson(JSON.readTree(text), type, column);
         }
-        default -> throw InvalidValueException.of(column, quote(text), "cannot be ingested: type " + type
+        default -> throw InvalidRecordException.of(column, quote(text), "cannot be ingested: type " + type
             + " is not supported");
       }
     } catch (DateTimeException | IllegalArgumentException e) {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (" + e.getMessage() + ")");
+      throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (" + e.getMessage() + ")");
     } catch (JsonProcessingException e) {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " as JSON ("
+      throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " as JSON ("
           + e.getOriginalMessage() + ")");
     }
   }
 
   private static Object checkNull(LogicalType type, String column) {
     if (!type.isNullable()) {
-      throw new InvalidValueException("column '" + column + "' is null, which its type " + type + " forbids");
+      throw new InvalidRecordException("column '" + column + "' is null, which its type " + type + " forbids");
     }
     return null;
   }
@@ -213,7 +213,7 @@ final class ValueConverter {
       default -> { min = Long.MIN_VALUE; max = Long.MAX_VALUE; }
     }
     if (value.compareTo(BigDecimal.valueOf(min)) < 0 || value.compareTo(BigDecimal.valueOf(max)) > 0) {
-      throw InvalidValueException.of(column, digits, "is out of the range of " + describe(type) + " (" + min
+      throw InvalidRecordException.of(column, digits, "is out of the range of " + describe(type) + " (" + min
           + " to " + max + ")");
     }
     long number = value.longValueExact();
@@ -233,7 +233,7 @@ final class ValueConverter {
     } else if (FLOAT.matcher(text).matches()) {
       value = Double.parseDouble(text);
     } else {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (a number, NaN, "
+      throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (a number, NaN, "
           + "Infinity or -Infinity)");
     }
     return type.getTypeRoot() == org.apache.flink.table.types.logical.LogicalTypeRoot.FLOAT ? (Object) (float) value
@@ -250,19 +250,19 @@ final class ValueConverter {
     try {
       value = new BigDecimal(text);
     } catch (NumberFormatException e) {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (a decimal number)");
+      throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (a decimal number)");
     }
     if (value.scale() > decimalType.getScale()) {
       BigDecimal stripped = value.stripTrailingZeros();
       if (stripped.scale() > decimalType.getScale()) {
-        throw InvalidValueException.of(column, text, "has more than " + decimalType.getScale()
+        throw InvalidRecordException.of(column, text, "has more than " + decimalType.getScale()
             + " decimal places, which " + describe(type) + " holds");
       }
     }
     DecimalData data = DecimalData.fromBigDecimal(value.setScale(decimalType.getScale()), decimalType.getPrecision(),
         decimalType.getScale());
     if (data == null) {
-      throw InvalidValueException.of(column, text, "has more than " + decimalType.getPrecision() + " digits, which "
+      throw InvalidRecordException.of(column, text, "has more than " + decimalType.getPrecision() + " digits, which "
           + describe(type) + " holds");
     }
     return data;

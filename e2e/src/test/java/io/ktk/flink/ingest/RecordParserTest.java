@@ -62,7 +62,7 @@ class RecordParserTest {
 
   @Test
   void reasonsNameColumnValueAndRule() {
-    assertThatThrownBy(() -> json("{\"i\": 1, \"t\": 200}")).isInstanceOf(InvalidValueException.class)
+    assertThatThrownBy(() -> json("{\"i\": 1, \"t\": 200}")).isInstanceOf(InvalidRecordException.class)
         .hasMessage("column 't' holds 200, which is out of the range of a TINYINT (-128 to 127)");
     assertThatThrownBy(() -> json("{\"t\": 1}")).hasMessage("column 'i' is null, which its type INT NOT NULL forbids");
     assertThatThrownBy(() -> json("{\"i\": 1, \"d\": 1.234}"))
