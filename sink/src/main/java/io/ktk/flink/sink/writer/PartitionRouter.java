@@ -77,7 +77,7 @@ final class PartitionRouter {
   private Partition newPartition(RowData row) {
     List<Object> values = new ArrayList<>(positions.length);
     for (int position : positions) {
-      values.add(FlinkValues.typed(dataset, rowType, row, position, true));
+      values.add(RowFieldValues.typed(dataset, rowType, row, position, true));
     }
     try {
       return new Partition(PartitionLabel.of(fields, values, "0"), null);

@@ -131,7 +131,7 @@ public final class RecordValidator {
 
   /** The record as text, for the dead-letter output and messages. */
   public String render(RowData row) {
-    return FlinkValues.render(rowType, row);
+    return RowFieldValues.render(rowType, row);
   }
 
   PartitionRouter router() {

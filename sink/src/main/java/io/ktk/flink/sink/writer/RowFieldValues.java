@@ -19,8 +19,8 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * LocalDate, LocalDateTime, Instant, LocalTime, BigDecimal, Boolean): what partition labels and
  * index entries are made of. Called once per new partition or new index value, never per record.
  */
-final class FlinkValues {
-  private FlinkValues() {}
+final class RowFieldValues {
+  private RowFieldValues() {}
 
   /**
    * The typed value of column {@code pos}, or null. FLOAT stays a {@code Float} when {@code
