@@ -34,7 +34,7 @@ import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /** Test-side Flink types and internal values for the Arrow types and Java values of the tests. */
-final class FlinkValues {
+final class FlinkTestValues {
   /** The scalar Arrow types a Flink type maps to exactly. */
   static final List<ArrowType> SCALARS = List.of(
       ArrowType.Bool.INSTANCE,
@@ -50,7 +50,7 @@ final class FlinkValues {
       ArrowType.Utf8.INSTANCE, ArrowType.LargeUtf8.INSTANCE,
       ArrowType.Binary.INSTANCE, ArrowType.LargeBinary.INSTANCE);
 
-  private FlinkValues() {}
+  private FlinkTestValues() {}
 
   /** The Flink type of a field, or null if none maps to it exactly. */
   static LogicalType logicalType(Field field) {

@@ -170,7 +170,7 @@ class RowFormatPropertyTest {
       List<List<Object>> rows) {
     List<LogicalType> types = new ArrayList<>();
     for (Field field : fields) {
-      LogicalType type = FlinkValues.logicalType(field);
+      LogicalType type = FlinkTestValues.logicalType(field);
       if (type == null) {
         return; // not every Arrow type has a Flink type
       }
@@ -192,7 +192,7 @@ class RowFormatPropertyTest {
       GenericRowData generic = new GenericRowData(fields.size() + 1);
       generic.setField(0, 42);
       for (int c = 0; c < fields.size(); c++) {
-        generic.setField(c + 1, FlinkValues.internal(fields.get(c), rows.get(i).get(c), fromBytes));
+        generic.setField(c + 1, FlinkTestValues.internal(fields.get(c), rows.get(i).get(c), fromBytes));
       }
       for (RowData row : List.of(generic, serializer.toBinaryRow(generic).copy())) {
         encoder.encode(row, buffer);
