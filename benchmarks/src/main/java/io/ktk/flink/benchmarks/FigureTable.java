@@ -5,15 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A table of figures printed with aligned columns: text left, numbers right. */
-public final class TextTable {
+public final class FigureTable {
   private final List<String> header;
   private final List<List<String>> rows = new ArrayList<>();
 
-  public TextTable(String... header) {
+  public FigureTable(String... header) {
     this.header = List.of(header);
   }
 
-  public TextTable row(Object... cells) {
+  public FigureTable row(Object... cells) {
     if (cells.length != header.size()) {
       throw new IllegalArgumentException("A row of " + cells.length + " cells in a table of " + header.size()
           + " columns");
