@@ -23,7 +23,7 @@ import org.apache.flink.table.data.StringData;
  * With 100 ids, 1000 names and 1096 days, 10 million rows have about 100 rows per (id, name) and
  * many ties on the first two columns: a sort compares all three.
  */
-final class KeyColumns {
+final class BenchKeyColumns {
   static final Field ID = field("id", new ArrowType.Int(64, true));
   static final Field NAME = field("name", ArrowType.Utf8.INSTANCE);
   static final Field DAY = field("day", new ArrowType.Date(DateUnit.DAY));
@@ -33,7 +33,7 @@ final class KeyColumns {
   final DateDayVector days;
   final int rows;
 
-  KeyColumns(BufferAllocator allocator, int rows, long idCardinality, long seed) {
+  BenchKeyColumns(BufferAllocator allocator, int rows, long idCardinality, long seed) {
     this.rows = rows;
     SplittableRandom random = new SplittableRandom(seed);
     byte[][] pool = new byte[1000][];

@@ -58,7 +58,7 @@ public class RowKeyEncodeBenchmark {
   public String shape;
 
   private BufferAllocator allocator;
-  private KeyColumns data;
+  private BenchKeyColumns data;
   private RowConverter ordered;
   private RowDataEncoder orderedRowData;
   private RowDataEncoder unorderedRowData;
@@ -81,10 +81,10 @@ public class RowKeyEncodeBenchmark {
   @Setup
   public void setUp() {
     allocator = new RootAllocator();
-    data = new KeyColumns(allocator, ROWS, 1000, 42);
+    data = new BenchKeyColumns(allocator, ROWS, 1000, 42);
     ordered = RowConverter.ordered(
-        KeyColumns.fields(shape).stream().map(SortField::ascending).toList());
-    RowConverter unordered = RowConverter.unordered(KeyColumns.fields(shape));
+        BenchKeyColumns.fields(shape).stream().map(SortField::ascending).toList());
+    RowConverter unordered = RowConverter.unordered(BenchKeyColumns.fields(shape));
     RowType rowType = RowType.of(
         new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new DateType());
     int[] positions = switch (shape) {

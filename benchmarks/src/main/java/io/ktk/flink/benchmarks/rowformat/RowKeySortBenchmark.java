@@ -54,15 +54,15 @@ public class RowKeySortBenchmark {
   public int rows;
 
   private BufferAllocator allocator;
-  private KeyColumns data;
+  private BenchKeyColumns data;
   private RowConverter converter;
 
   @Setup
   public void setUp() {
     allocator = new RootAllocator();
-    data = new KeyColumns(allocator, rows, 100, 7);
+    data = new BenchKeyColumns(allocator, rows, 100, 7);
     converter = RowConverter.ordered(
-        KeyColumns.fields("int64_string_date").stream().map(SortField::ascending).toList());
+        BenchKeyColumns.fields("int64_string_date").stream().map(SortField::ascending).toList());
   }
 
   @TearDown
@@ -122,9 +122,9 @@ public class RowKeySortBenchmark {
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     try (BufferAllocator allocator = new RootAllocator()) {
-      KeyColumns data = new KeyColumns(allocator, n, 100, 7);
+      BenchKeyColumns data = new BenchKeyColumns(allocator, n, 100, 7);
       RowConverter converter = RowConverter.ordered(
-          KeyColumns.fields("int64_string_date").stream().map(SortField::ascending).toList());
+          BenchKeyColumns.fields("int64_string_date").stream().map(SortField::ascending).toList());
       Rows keys = converter.encode(data.columns("int64_string_date"));
       long start = System.nanoTime();
       int[] radix = keys.sortedIndices();
