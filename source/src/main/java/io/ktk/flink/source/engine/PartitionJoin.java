@@ -22,7 +22,7 @@ import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Joins the datasets of one partition of a query group into result rows (the seed's
+ * Joins the datasets of one partition of a query group into result rows (Kartothek's
  * "intra-partition join"): the seed's kept keys are the cells; each restricted dataset must have a
  * kept row for a cell's key (inner join), each enrichment adds its row's columns or nulls when it
  * has none (left join; null, never NaN, whatever the column's type). Rows come sorted by the query's

@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Plans a cube query as the cube-query seed describes it, from the pinned versions of the cube's
+ * Plans a cube query as Kartothek's query system describes it, from the pinned versions of the cube's
  * datasets and without reading any data file:
  *
  * <ol>

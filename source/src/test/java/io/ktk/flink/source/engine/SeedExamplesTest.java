@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The three examples of the cube-query seed ({@code kartothek-cube-query.txt}, "Examples"), built as
- * real cubes and queried; the results are the seed's tables, with null where the seed shows NaN (a
- * missing enrichment is null). The seed does not show the cubes' partition column: here it is
+ * The three examples of Kartothek's query system documentation ("Examples"), built as real cubes
+ * and queried; the results are its tables, with null where it shows NaN (a missing enrichment is
+ * null). The documentation does not show the cubes' partition column: here it is
  * {@code part = P % 2}, so the datasets' rows are spread over two physical partitions.
  */
 class SeedExamplesTest {

@@ -14,7 +14,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Turns a {@link DatasetChange} into the log entry of a given version against the state before
  * it, validating the request against that state. Run again for every version tried, so a commit
- * that lost a race is re-validated against what won (the rebase of DESIGN section 7).
+ * that lost a race is re-validated against what won (the rebase of {@code docs/commit-log.md}, "Claiming a version").
  */
 final class CommitPlanner {
   private CommitPlanner() {}

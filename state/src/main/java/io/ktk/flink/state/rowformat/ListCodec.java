@@ -20,7 +20,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * compares element by element; a list that is a prefix of another is smaller thanks to the
  * zero padding and the final block's length byte.
  *
- * <p>Unlike the seed, no element lengths and count follow the elements: with them a list was
+ * <p>Unlike polars-row's text, no element lengths and count follow the elements: with them a list was
  * compared against another list's length bytes, and {@code [null]} sorted after
  * {@code [null, null]} (apache/arrow-rs#5807, fixed there by dropping the suffix as well).
  * Decoding instead parses the self-delimiting element encodings.

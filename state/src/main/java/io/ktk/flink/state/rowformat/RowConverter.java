@@ -12,8 +12,8 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Converts rows of several columns into byte strings that compare like the rows: the row keys
- * used wherever rows are grouped, joined or sorted by several columns (DESIGN section 5). The
- * format is arrow-rs's {@code arrow-row} as the polars seed describes it, with one repair for
+ * used wherever rows are grouped, joined or sorted by several columns ({@code docs/design.md}, section 4). The
+ * format is arrow-rs's {@code arrow-row} as the {@code polars-row} crate documents it, with one repair for
  * lists (below). The normative spec is {@code docs/row-format.md}.
  *
  * <h2>Overview</h2>
@@ -68,7 +68,7 @@ import org.apache.flink.table.types.logical.RowType;
  * Null is {@code N}; empty is {@code 01}; otherwise the element encodings are concatenated and the
  * result is written with the variable-length scheme. With uint8 elements ({@code 1} is
  * {@code 01 01}, {@code null} is {@code 00 00}): {@code [1, 2, 3]} concatenates to
- * {@code 01 01 01 02 01 03} and {@code [1, null]} to {@code 01 01 00 00}. The seed appended the
+ * {@code 01 01 01 02 01 03} and {@code [1, null]} to {@code 01 01 00 00}. The polars-row text appended the
  * element lengths and count as u32 to that string; that made {@code [null]} sort after
  * {@code [null, null]} (apache/arrow-rs#5807), so they are left out: elements are self-delimiting.
  * Elements are encoded ascending with nulls first iff {@code nullsFirst != descending}; the

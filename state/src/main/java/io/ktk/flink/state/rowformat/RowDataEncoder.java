@@ -20,7 +20,7 @@ import org.apache.flink.table.types.logical.TimestampType;
  * the sink's path from a record to its partition key. The bytes equal those of
  * {@link RowConverter#encode} for the same values as Arrow vectors.
  *
- * <p>Flink types are read as the Arrow types of DESIGN section 3: TINYINT..BIGINT as
+ * <p>Flink types are read as the Arrow types of {@link io.ktk.flink.state.types.FlinkArrowTypes}: TINYINT..BIGINT as
  * int8..int64, FLOAT/DOUBLE as float32/64, BOOLEAN, CHAR/VARCHAR as utf8 (or large_utf8),
  * BINARY/VARBINARY as binary (or large_binary), DATE as date32 days (or date64), TIME as time of
  * any unit, TIMESTAMP(p) as timestamp without zone and TIMESTAMP_LTZ(p) as timestamp with a zone

@@ -1,6 +1,6 @@
 /**
  * Row keys: byte strings that compare, group and hash like the rows of several columns they
- * encode (DESIGN section 5, normative spec in {@code docs/row-format.md}). Start at
+ * encode (normative spec in {@code docs/row-format.md}). Start at
  * {@link io.ktk.flink.state.rowformat.RowConverter}; batches from Arrow vectors are
  * {@link io.ktk.flink.state.rowformat.Rows}, single Flink rows go through a
  * {@link io.ktk.flink.state.rowformat.RowDataEncoder} into a

@@ -32,7 +32,7 @@ class TimestampCoercionTest {
     assertThat(TimestampCoercion.toMicros("ds", "ts", -1L, MS)).isEqualTo(-1000L);
   }
 
-  /** The seed's example: pd.Timestamp("2021-01-01 00:00:00.0000001") cannot be stored. */
+  /** The example of Kartothek's type system documentation: pd.Timestamp("2021-01-01 00:00:00.0000001") cannot be stored. */
   @Test
   void nanosecondPartIsRejectedNotTruncated() {
     assertThatThrownBy(() -> TimestampCoercion.toMicros("events", "ts", 1_609_459_200_000_000_100L, NS))
