@@ -6,6 +6,7 @@ import io.ktk.flink.state.rowformat.RowDataEncoder;
 import io.ktk.flink.state.rowformat.RowKeyMap;
 import io.ktk.flink.state.rowformat.Rows;
 import io.ktk.flink.state.rowformat.SortField;
+import io.ktk.flink.state.rowformat.VectorRows;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -107,7 +108,7 @@ public class RowKeyEncodeBenchmark {
   @Benchmark
   @OperationsPerInvocation(ROWS)
   public Rows arrowBatch(Bytes bytes) {
-    Rows encoded = ordered.encode(data.columns(shape));
+    Rows encoded = VectorRows.encode(ordered, data.columns(shape));
     bytes.encodedBytes += encoded.byteSize();
     return encoded;
   }

@@ -3,6 +3,7 @@ package io.ktk.flink.benchmarks.rowformat;
 import io.ktk.flink.state.rowformat.RowConverter;
 import io.ktk.flink.state.rowformat.Rows;
 import io.ktk.flink.state.rowformat.SortField;
+import io.ktk.flink.state.rowformat.VectorRows;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -73,13 +74,13 @@ public class RowKeySortBenchmark {
 
   @Benchmark
   public int[] rowKeys() {
-    Rows keys = converter.encode(data.columns("int64_string_date"));
+    Rows keys = VectorRows.encode(converter, data.columns("int64_string_date"));
     return keys.sortedIndices();
   }
 
   @Benchmark
   public Integer[] rowKeysTimSort() {
-    Rows keys = converter.encode(data.columns("int64_string_date"));
+    Rows keys = VectorRows.encode(converter, data.columns("int64_string_date"));
     Integer[] order = identity(rows);
     Arrays.sort(order, keys::compare);
     return order;
@@ -125,7 +126,7 @@ public class RowKeySortBenchmark {
       BenchKeyColumns data = new BenchKeyColumns(allocator, n, 100, 7);
       RowConverter converter = RowConverter.ordered(
           BenchKeyColumns.fields("int64_string_date").stream().map(SortField::ascending).toList());
-      Rows keys = converter.encode(data.columns("int64_string_date"));
+      Rows keys = VectorRows.encode(converter, data.columns("int64_string_date"));
       long start = System.nanoTime();
       int[] radix = keys.sortedIndices();
       long radixNanos = System.nanoTime() - start;

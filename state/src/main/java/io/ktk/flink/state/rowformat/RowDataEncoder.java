@@ -17,8 +17,9 @@ import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Encodes the key columns of Flink rows, one row at a time, into a reusable {@link RowBuffer}:
- * the sink's path from a record to its partition key. The bytes equal those of
- * {@link RowConverter#encode} for the same values as Arrow vectors.
+ * the sink's path from a record to its partition key. The bytes are those {@link RowConverter}
+ * specifies; the tests check them against a second, columnar encoder of the same values as Arrow
+ * vectors.
  *
  * <p>Flink types are read as the Arrow types of {@link io.ktk.flink.state.types.FlinkArrowTypes}: TINYINT..BIGINT as
  * int8..int64, FLOAT/DOUBLE as float32/64, BOOLEAN, CHAR/VARCHAR as utf8 (or large_utf8),

@@ -73,16 +73,16 @@ class RowConverterTest {
     try (FieldVector small = ArrowValues.vector(allocator, INT32, List.of(1L));
         FieldVector a = ArrowValues.vector(allocator, INT64, List.of(1L));
         FieldVector b = ArrowValues.vector(allocator, INT64, List.of(1L, 2L))) {
-      assertThatThrownBy(() -> converter.encode(List.of(small)))
+      assertThatThrownBy(() -> VectorRows.encode(converter, List.of(small)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("column 0 ('small') has type Int(32, true)")
           .hasMessageContaining("key field 'id' has Int(64, true)");
-      assertThatThrownBy(() -> converter.encode(List.of(a, b)))
+      assertThatThrownBy(() -> VectorRows.encode(converter, List.of(a, b)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("2 columns given for 1 key fields");
       RowConverter two = RowConverter.ordered(
           List.of(SortField.ascending(INT64), SortField.ascending(INT64)));
-      assertThatThrownBy(() -> two.encode(List.of(a, b)))
+      assertThatThrownBy(() -> VectorRows.encode(two, List.of(a, b)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("column 1 ('id') has 2 values, column 0 has 1");
     }
@@ -93,8 +93,8 @@ class RowConverterTest {
     RowConverter one = RowConverter.ordered(List.of(SortField.ascending(INT64)));
     RowConverter other = RowConverter.ordered(List.of(SortField.ascending(INT64)));
     try (FieldVector a = ArrowValues.vector(allocator, INT64, List.of(1L))) {
-      Rows rows = one.encode(List.of(a));
-      assertThatThrownBy(() -> other.decode(rows, allocator))
+      Rows rows = VectorRows.encode(one, List.of(a));
+      assertThatThrownBy(() -> VectorRows.decode(other, rows, allocator))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("encoded by another converter");
     }
@@ -104,10 +104,10 @@ class RowConverterTest {
   void emptyBatchesEncodeAndDecode() {
     RowConverter converter = RowConverter.ordered(List.of(SortField.ascending(INT64)));
     try (FieldVector empty = ArrowValues.vector(allocator, INT64, List.of())) {
-      Rows rows = converter.encode(List.of(empty));
+      Rows rows = VectorRows.encode(converter, List.of(empty));
       assertThat(rows.size()).isZero();
       assertThat(rows.sortedIndices()).isEmpty();
-      List<FieldVector> decoded = converter.decode(rows, allocator);
+      List<FieldVector> decoded = VectorRows.decode(converter, rows, allocator);
       assertThat(decoded).singleElement().satisfies(v -> assertThat(v.getValueCount()).isZero());
       decoded.forEach(FieldVector::close);
     }

@@ -103,7 +103,7 @@ class RowFormatExamplesTest {
     try (FieldVector v = ArrowValues.vector(allocator, list, List.of(
         Arrays.asList((Object) null), Arrays.asList(null, null), List.of(1L),
         Arrays.asList(1L, null)))) {
-      Rows rows = converter.encode(List.of(v));
+      Rows rows = VectorRows.encode(converter, List.of(v));
       assertThat(rows.compare(0, 1)).isNegative();
       assertThat(rows.compare(2, 3)).isNegative();
     }
@@ -121,7 +121,7 @@ class RowFormatExamplesTest {
         FieldVector vs = ArrowValues.vector(allocator, struct,
             Arrays.asList(null, List.of(3L, 1.0f)));
         FieldVector vb = ArrowValues.vector(allocator, b, List.of(2L, 2L))) {
-      Rows rows = converter.encode(List.of(va, vs, vb));
+      Rows rows = VectorRows.encode(converter, List.of(va, vs, vb));
       assertThat(hex(rows.row(0).toByteArray()))
           .isEqualTo("01 80 00 00 01 00 01 80 00 00 02");
       assertThat(hex(rows.row(1).toByteArray()))
@@ -170,7 +170,7 @@ class RowFormatExamplesTest {
     try (FieldVector vs = ArrowValues.vector(allocator, s, Arrays.asList("MEEP", null));
         FieldVector vl = ArrowValues.vector(allocator, l, Arrays.asList(Arrays.asList(1L, null),
             null))) {
-      Rows rows = converter.encode(List.of(vs, vl));
+      Rows rows = VectorRows.encode(converter, List.of(vs, vl));
       assertThat(hex(rows.row(0).toByteArray()))
           .isEqualTo("00 00 00 04 4D 45 45 50 00 00 00 02 01 81 00 00");
       assertThat(hex(rows.row(1).toByteArray())).isEqualTo("FF FF FF FF FF FF FF FF");
@@ -180,7 +180,7 @@ class RowFormatExamplesTest {
   private List<String> encode(SortField field, Object... values) {
     RowConverter converter = RowConverter.ordered(List.of(field));
     try (FieldVector v = ArrowValues.vector(allocator, field.field(), Arrays.asList(values))) {
-      Rows rows = converter.encode(List.of(v));
+      Rows rows = VectorRows.encode(converter, List.of(v));
       List<String> out = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) {
         out.add(hex(rows.row(i).toByteArray()));

@@ -115,7 +115,7 @@ class RowFormatPropertyTest {
       Case failure = new Case(label, fields, rows);
 
       RowConverter ordered = RowConverter.ordered(fields);
-      Rows encoded = ordered.encode(vectors);
+      Rows encoded = VectorRows.encode(ordered, vectors);
       for (int i = 0; i < n; i++) {
         for (int j = i; j < n; j++) {
           int expected = Integer.signum(Reference.compareRows(fields, rows.get(i), rows.get(j)));
@@ -129,7 +129,7 @@ class RowFormatPropertyTest {
       checkRowData(failure, ordered, encoded, arrowFields, rows);
 
       RowConverter unordered = RowConverter.unordered(arrowFields);
-      Rows hashed = unordered.encode(vectors);
+      Rows hashed = VectorRows.encode(unordered, vectors);
       for (int i = 0; i < n; i++) {
         for (int j = i; j < n; j++) {
           boolean expected = Reference.compareRows(fields, rows.get(i), rows.get(j)) == 0;
@@ -147,7 +147,7 @@ class RowFormatPropertyTest {
   }
 
   private void checkDecode(Case failure, RowConverter converter, Rows encoded) {
-    List<FieldVector> decoded = converter.decode(encoded, allocator);
+    List<FieldVector> decoded = VectorRows.decode(converter, encoded, allocator);
     try {
       for (int c = 0; c < decoded.size(); c++) {
         List<Object> values = ArrowValues.read(decoded.get(c));
