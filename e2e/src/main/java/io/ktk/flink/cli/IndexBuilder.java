@@ -11,6 +11,7 @@ import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Duration;
@@ -123,12 +124,12 @@ final class IndexBuilder {
     }
   }
 
-  private static Map<Object, List<String>> index(DatasetState state, Field field,
+  private static Map<IndexValue, List<String>> index(DatasetState state, Field field,
       Map<String, NavigableSet<Object>> valuesByLabel) {
-    TreeMap<Object, List<String>> index = new TreeMap<>(IndexFile.valueOrder(field.getType()));
+    TreeMap<IndexValue, List<String>> index = new TreeMap<>(IndexFile.keyOrder(field.getType()));
     for (String label : state.files().keySet()) {
       for (Object value : valuesByLabel.get(label)) {
-        index.computeIfAbsent(value, v -> new ArrayList<>()).add(label);
+        index.computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>()).add(label);
       }
     }
     return index;

@@ -5,6 +5,7 @@ import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import io.ktk.flink.state.testing.S3Proxy;
@@ -144,9 +145,10 @@ public final class CommitLatencyBenchmark {
 
   /** An append with index entries for column c, as a sink's checkpoint would commit. */
   private static DatasetChange request(List<DataFile> added, int offset) {
-    Map<Object, List<String>> index = new HashMap<>();
+    Map<IndexValue, List<String>> index = new HashMap<>();
     for (int i = 0; i < added.size(); i++) {
-      index.computeIfAbsent((long) ((offset + i) % INDEX_VALUES), v -> new ArrayList<>()).add(added.get(i).label());
+      index.computeIfAbsent(IndexValue.of((long) ((offset + i) % INDEX_VALUES)), v -> new ArrayList<>())
+          .add(added.get(i).label());
     }
     return DatasetChange.append(List.of("p"), SCHEMA, added).withIndex(List.of("c"), Map.of("c", index));
   }

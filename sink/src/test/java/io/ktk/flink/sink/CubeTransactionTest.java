@@ -13,6 +13,7 @@ import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.nio.file.Path;
@@ -147,9 +148,9 @@ class CubeTransactionTest {
       Schema declared = dataset.declaredSchema();
       Schema physical = new Schema(declared.getFields().subList(1, declared.getFields().size()));
       DataFile file = new DataFile(String.format("day=d1/%032d", checkpoint), 1, 100, physical);
-      Map<String, Map<Object, List<String>>> index = new TreeMap<>();
+      Map<String, Map<IndexValue, List<String>>> index = new TreeMap<>();
       for (String column : dataset.indexColumns()) {
-        index.put(column, Map.of(checkpoint, List.of(file.label())));
+        index.put(column, Map.of(IndexValue.of(checkpoint), List.of(file.label())));
       }
       requests.add(new RecordingCommitRequest(new FileBatch(dataset.dataset(), WRITER, checkpoint, declared,
           dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index, writtenAtMillis)));

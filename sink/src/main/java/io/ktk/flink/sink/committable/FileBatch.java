@@ -3,7 +3,7 @@ package io.ktk.flink.sink.committable;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.commit.DataFile;
-import java.nio.ByteBuffer;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,8 +31,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param partitionColumns the dataset's partition columns, used when the commit creates it
  * @param indexColumns the index columns the batch carries values for
  * @param files the files, each with its label, row count, size and physical schema
- * @param index per index column, per typed value (binary as {@code byte[]}), the labels of the
- *     files holding it; every label is one of {@code files}
+ * @param index per index column, per value, the labels of the files holding it; every label is one
+ *     of {@code files}
  * @param writtenAtMillis when the writer began writing the batch's earliest file (epoch millis,
  *     the writer's clock), or {@link #UNKNOWN_WRITE_TIME} for a batch restored from a version 1
  *     checkpoint; the committer checks that the files of an old batch still exist, since garbage
@@ -46,7 +46,7 @@ public record FileBatch(
     List<String> partitionColumns,
     List<String> indexColumns,
     List<DataFile> files,
-    Map<String, Map<Object, List<String>>> index,
+    Map<String, Map<IndexValue, List<String>>> index,
     long writtenAtMillis) {
   /** The write time of a batch that does not know it (restored from version 1 bytes). */
   public static final long UNKNOWN_WRITE_TIME = -1;
@@ -62,15 +62,15 @@ public record FileBatch(
     partitionColumns = List.copyOf(partitionColumns);
     indexColumns = List.copyOf(indexColumns);
     files = List.copyOf(files);
-    Map<String, Map<Object, List<String>>> copy = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> copy = new LinkedHashMap<>();
     Set<String> labels = new HashSet<>();
     files.forEach(file -> labels.add(file.label()));
-    for (Map.Entry<String, Map<Object, List<String>>> column : index.entrySet()) {
+    for (Map.Entry<String, Map<IndexValue, List<String>>> column : index.entrySet()) {
       if (!indexColumns.contains(column.getKey())) {
         throw new IllegalArgumentException("index values for column '" + column.getKey()
             + "', which is not among the index columns " + indexColumns);
       }
-      Map<Object, List<String>> values = new LinkedHashMap<>();
+      Map<IndexValue, List<String>> values = new LinkedHashMap<>();
       column.getValue().forEach((value, valueLabels) -> {
         for (String label : valueLabels) {
           if (!labels.contains(label)) {
@@ -125,7 +125,7 @@ public record FileBatch(
     long writtenAtMillis = first.writtenAtMillis();
     List<DataFile> files = new ArrayList<>();
     Set<String> indexColumns = new LinkedHashSet<>(first.indexColumns());
-    Map<String, Map<Object, Set<String>>> index = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, Set<String>>> index = new LinkedHashMap<>();
     for (FileBatch batch : batches) {
       if (!batch.dataset().equals(first.dataset()) || !batch.schema().equals(first.schema())
           || !batch.partitionColumns().equals(first.partitionColumns())) {
@@ -141,34 +141,19 @@ public record FileBatch(
       files.addAll(batch.files());
       indexColumns.addAll(batch.indexColumns());
       batch.index().forEach((column, values) -> {
-        Map<Object, Set<String>> merged = index.computeIfAbsent(column, c -> new LinkedHashMap<>());
+        Map<IndexValue, Set<String>> merged = index.computeIfAbsent(column, c -> new LinkedHashMap<>());
         values.forEach((value, labels) ->
-            merged.computeIfAbsent(mapKey(value), v -> new LinkedHashSet<>()).addAll(labels));
+            merged.computeIfAbsent(value, v -> new LinkedHashSet<>()).addAll(labels));
       });
     }
-    Map<String, Map<Object, List<String>>> combined = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> combined = new LinkedHashMap<>();
     index.forEach((column, values) -> {
-      Map<Object, List<String>> labels = new LinkedHashMap<>();
-      values.forEach((value, valueLabels) -> labels.put(fromMapKey(value), List.copyOf(valueLabels)));
+      Map<IndexValue, List<String>> labels = new LinkedHashMap<>();
+      values.forEach((value, valueLabels) -> labels.put(value, List.copyOf(valueLabels)));
       combined.put(column, labels);
     });
     return new FileBatch(first.dataset(), writerId, checkpointId, first.schema(), first.partitionColumns(),
         List.copyOf(indexColumns), files, combined, writtenAtMillis);
-  }
-
-  /** Binary values compare by content as map keys. */
-  public static Object mapKey(Object value) {
-    return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value;
-  }
-
-  /** The typed value of a {@link #mapKey}. */
-  public static Object fromMapKey(Object key) {
-    if (key instanceof ByteBuffer buffer) {
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.duplicate().get(bytes);
-      return bytes;
-    }
-    return key;
   }
 
   @Override

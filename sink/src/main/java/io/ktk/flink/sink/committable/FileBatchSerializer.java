@@ -2,6 +2,7 @@ package io.ktk.flink.sink.committable;
 
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.ArrowSchemaMetadata;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.types.TypedValueCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -90,11 +91,11 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
       out.writeInt(file.physicalSchema() == null ? -1 : schemaNumbers.get(file.physicalSchema()));
     }
     out.writeInt(batch.index().size());
-    for (Map.Entry<String, Map<Object, List<String>>> column : batch.index().entrySet()) {
+    for (Map.Entry<String, Map<IndexValue, List<String>>> column : batch.index().entrySet()) {
       writeString(out, column.getKey());
       out.writeInt(column.getValue().size());
-      for (Map.Entry<Object, List<String>> value : column.getValue().entrySet()) {
-        TypedValueCodec.write(out, value.getKey());
+      for (Map.Entry<IndexValue, List<String>> value : column.getValue().entrySet()) {
+        TypedValueCodec.write(out, value.getKey().value());
         out.writeInt(value.getValue().size());
         for (String label : value.getValue()) {
           out.writeInt(fileNumbers.get(label));
@@ -134,11 +135,11 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
         files.add(new DataFile(label, rows, bytes, schemaNumber < 0 ? null : schemas.get(schemaNumber)));
       }
       int columnCount = count(in);
-      Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
+      Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
       for (int c = 0; c < columnCount; c++) {
         String column = readString(in);
         int valueCount = count(in);
-        Map<Object, List<String>> values = new LinkedHashMap<>();
+        Map<IndexValue, List<String>> values = new LinkedHashMap<>();
         for (int v = 0; v < valueCount; v++) {
           Object value = version == 1 ? readVersion1Value(in) : TypedValueCodec.read(in);
           int labelCount = count(in);
@@ -146,7 +147,7 @@ public final class FileBatchSerializer implements SimpleVersionedSerializer<File
           for (int l = 0; l < labelCount; l++) {
             labels.add(files.get(in.readInt()).label());
           }
-          values.put(value, labels);
+          values.put(IndexValue.of(value), labels);
         }
         index.put(column, values);
       }

@@ -10,6 +10,7 @@ import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.nio.file.Path;
@@ -74,6 +75,6 @@ class KartothekCommitterTest {
     DataFile renamed = new DataFile("p=a/" + fileId, file.rows(), file.bytes(), file.physicalSchema());
     return new FileBatch(template.dataset(), template.writerId(), checkpointId, template.schema(),
         template.partitionColumns(), template.indexColumns(), List.of(renamed),
-        Map.of("id", Map.of(7L, List.of(renamed.label()))), System.currentTimeMillis());
+        Map.of("id", Map.of(IndexValue.of(7L), List.of(renamed.label()))), System.currentTimeMillis());
   }
 }

@@ -12,6 +12,7 @@ import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.GarbageCollector;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.CountingObjectStore;
 import java.io.IOException;
@@ -194,7 +195,7 @@ class LateCommitTest {
       parts.add(file);
     }
     return new FileBatch("events", template.writerId(), checkpointId, template.schema(), template.partitionColumns(),
-        template.indexColumns(), parts, Map.of("id", Map.of(7L, List.of(parts.get(0).label()))),
+        template.indexColumns(), parts, Map.of("id", Map.of(IndexValue.of(7L), List.of(parts.get(0).label()))),
         writtenAt.toEpochMilli());
   }
 

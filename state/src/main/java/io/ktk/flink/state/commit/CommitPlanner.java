@@ -1,6 +1,7 @@
 package io.ktk.flink.state.commit;
 
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.types.SchemaCompatibility;
 import io.ktk.flink.state.types.TypeNormalization;
 import java.time.Instant;
@@ -57,7 +58,7 @@ final class CommitPlanner {
     if (schemaAfter != null) {
       checkColumnsExist(dataset, schemaAfter, List.copyOf(indexColumnsAfter), "index");
     }
-    for (Map.Entry<String, Map<Object, List<String>>> delta : request.index().entrySet()) {
+    for (Map.Entry<String, Map<IndexValue, List<String>>> delta : request.index().entrySet()) {
       if (!indexColumnsAfter.contains(delta.getKey())) {
         throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': the commit carries index "
             + "values for column '" + delta.getKey() + "', which is not an index column " + indexColumnsAfter);

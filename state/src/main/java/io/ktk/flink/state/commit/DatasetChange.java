@@ -3,6 +3,7 @@ package io.ktk.flink.state.commit;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -33,7 +34,7 @@ public record DatasetChange(
     Schema schema,
     List<DataFile> files,
     Set<String> replacedPartitions,
-    Map<String, Map<Object, List<String>>> index,
+    Map<String, Map<IndexValue, List<String>>> index,
     Map<String, JsonNode> metadata,
     String cubeTransaction) {
 
@@ -67,7 +68,7 @@ public record DatasetChange(
   /** A request that is no part of a cube transaction. */
   public DatasetChange(Operation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
       List<String> indexColumns, Schema schema, List<DataFile> files, Set<String> replacedPartitions,
-      Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
+      Map<String, Map<IndexValue, List<String>>> index, Map<String, JsonNode> metadata) {
     this(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files, replacedPartitions, index,
         metadata, null);
   }
@@ -90,7 +91,7 @@ public record DatasetChange(
    * value of the column (typed by the project's convention) to the labels of the files holding it.
    * When the column is indexed already, the values are added to its index.
    */
-  public static DatasetChange addIndex(String column, Map<Object, List<String>> values) {
+  public static DatasetChange addIndex(String column, Map<IndexValue, List<String>> values) {
     requireNonNull(column, "column is null");
     requireNonNull(values, "values is null");
     return new DatasetChange(Operation.ADD_INDEX, null, OptionalLong.empty(), List.of(), List.of(column), null,
@@ -108,7 +109,7 @@ public record DatasetChange(
         replacedPartitions, index, metadata, requireNonNull(cube, "cube is null"));
   }
 
-  public DatasetChange withIndex(List<String> indexColumns, Map<String, Map<Object, List<String>>> index) {
+  public DatasetChange withIndex(List<String> indexColumns, Map<String, Map<IndexValue, List<String>>> index) {
     return new DatasetChange(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files,
         replacedPartitions, index, metadata, cubeTransaction);
   }

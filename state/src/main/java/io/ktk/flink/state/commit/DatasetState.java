@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ public final class DatasetState {
   /** Per label, the version that added the file; absent when unknown (snapshots written before it was kept). */
   private final Map<String, Long> addedIn = new HashMap<>();
   /** Per index column, per value (binary values as ByteBuffer), the labels holding it. */
-  private final Map<String, Map<Object, TreeSet<String>>> indices = new TreeMap<>();
+  private final Map<String, Map<IndexValue, TreeSet<String>>> indices = new TreeMap<>();
   private final Map<String, JsonNode> metadata = new TreeMap<>();
   private final Map<String, Long> checkpoints = new TreeMap<>();
   /** Per index column, the version that last changed it; not persisted (a restored state says its own version). */
@@ -104,14 +105,14 @@ public final class DatasetState {
     return labels;
   }
 
-  /** One secondary index: value (binary as {@code byte[]}) to the labels holding it, sorted. */
-  public Map<Object, List<String>> index(String column) {
-    Map<Object, TreeSet<String>> index = indices.get(column);
+  /** One secondary index: value to the labels holding it, sorted. */
+  public Map<IndexValue, List<String>> index(String column) {
+    Map<IndexValue, TreeSet<String>> index = indices.get(column);
     if (index == null) {
       return Map.of();
     }
-    Map<Object, List<String>> copy = new LinkedHashMap<>();
-    index.forEach((value, labels) -> copy.put(fromMapKey(value), List.copyOf(labels)));
+    Map<IndexValue, List<String>> copy = new LinkedHashMap<>();
+    index.forEach((value, labels) -> copy.put(value, List.copyOf(labels)));
     return copy;
   }
 
@@ -177,9 +178,8 @@ public final class DatasetState {
     }
     entry.index().forEach((column, values) -> {
       indexChangedAt.put(column, entry.version());
-      Map<Object, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
-      values.forEach((value, labels) ->
-          index.computeIfAbsent(toMapKey(value), v -> new TreeSet<>()).addAll(labels));
+      Map<IndexValue, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
+      values.forEach((value, labels) -> index.computeIfAbsent(value, v -> new TreeSet<>()).addAll(labels));
     });
     for (String column : entry.indexColumns()) {
       indices.computeIfAbsent(column, c -> new HashMap<>());
@@ -200,7 +200,7 @@ public final class DatasetState {
   }
 
   private void removeFromIndices(Set<String> removed) {
-    for (Map<Object, TreeSet<String>> index : indices.values()) {
+    for (Map<IndexValue, TreeSet<String>> index : indices.values()) {
       index.values().removeIf(labels -> {
         labels.removeAll(removed);
         return labels.isEmpty();
@@ -219,7 +219,7 @@ public final class DatasetState {
     copy.files.putAll(files);
     copy.addedIn.putAll(addedIn);
     indices.forEach((column, index) -> {
-      Map<Object, TreeSet<String>> indexCopy = new HashMap<>();
+      Map<IndexValue, TreeSet<String>> indexCopy = new HashMap<>();
       index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
       copy.indices.put(column, indexCopy);
     });
@@ -239,7 +239,7 @@ public final class DatasetState {
       Schema schema,
       List<DataFile> files,
       Map<String, Long> addedIn,
-      Map<String, Map<Object, List<String>>> indices,
+      Map<String, Map<IndexValue, List<String>>> indices,
       Map<String, JsonNode> metadata,
       Map<String, Long> checkpoints) {
     DatasetState state = new DatasetState(uuid);
@@ -257,28 +257,14 @@ public final class DatasetState {
       }
     });
     indices.forEach((column, values) -> {
-      Map<Object, TreeSet<String>> index = new HashMap<>();
-      values.forEach((value, labels) -> index.put(toMapKey(value), new TreeSet<>(labels)));
+      Map<IndexValue, TreeSet<String>> index = new HashMap<>();
+      values.forEach((value, labels) -> index.put(value, new TreeSet<>(labels)));
       state.indices.put(column, index);
     });
     state.metadata.putAll(metadata);
     state.checkpoints.putAll(checkpoints);
     state.indices.keySet().forEach(column -> state.indexChangedAt.put(column, version));
     return state;
-  }
-
-  /** Binary values are compared by content in maps. */
-  private static Object toMapKey(Object value) {
-    return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes.clone()).asReadOnlyBuffer() : value;
-  }
-
-  private static Object fromMapKey(Object value) {
-    if (value instanceof ByteBuffer buffer) {
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.duplicate().get(bytes);
-      return bytes;
-    }
-    return value;
   }
 
   @Override

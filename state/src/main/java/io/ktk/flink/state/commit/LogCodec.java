@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.Zstd;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -149,7 +150,7 @@ final class LogCodec {
     }
     writeFiles(root, state.files().values(), "files");
     writeAddedIn(root, state);
-    Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> indices = new LinkedHashMap<>();
     for (String column : state.indexColumns()) {
       indices.put(column, state.index(column));
     }
@@ -298,7 +299,7 @@ final class LogCodec {
     return files;
   }
 
-  private static ObjectNode indicesJson(Map<String, Map<Object, List<String>>> indices, Schema schema) {
+  private static ObjectNode indicesJson(Map<String, Map<IndexValue, List<String>>> indices, Schema schema) {
     ObjectNode node = JSON.createObjectNode();
     indices.forEach((column, values) -> {
       Field field = schema == null ? null : schema.findField(column);
@@ -309,21 +310,21 @@ final class LogCodec {
       ArrayNode array = node.putArray(column);
       values.forEach((value, labels) -> {
         ArrayNode pair = array.addArray();
-        pair.add(LogValues.toJson(field.getType(), value));
+        pair.add(LogValues.toJson(field.getType(), value.value()));
         stringArray(pair.addArray(), labels);
       });
     });
     return node;
   }
 
-  private static Map<String, Map<Object, List<String>>> readIndices(JsonNode node, Schema schema, String location) {
+  private static Map<String, Map<IndexValue, List<String>>> readIndices(JsonNode node, Schema schema, String location) {
     if (node == null) {
       return Map.of();
     }
-    Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> indices = new LinkedHashMap<>();
     node.fields().forEachRemaining(e -> {
       String column = e.getKey();
-      Map<Object, List<String>> values = new LinkedHashMap<>();
+      Map<IndexValue, List<String>> values = new LinkedHashMap<>();
       if (!e.getValue().isEmpty()) {
         Field field = schema == null ? null : findField(schema, column);
         if (field == null) {
@@ -333,7 +334,8 @@ final class LogCodec {
           if (!pair.isArray() || pair.size() != 2) {
             throw corrupt(location, "index '" + column + "' holds " + pair + " instead of [value, [labels]]");
           }
-          values.put(LogValues.fromJson(field.getType(), pair.get(0), location), strings(pair.get(1), location));
+          IndexValue value = IndexValue.of(LogValues.fromJson(field.getType(), pair.get(0), location));
+          values.put(value, strings(pair.get(1), location));
         }
       }
       indices.put(column, values);

@@ -3,6 +3,7 @@ package io.ktk.flink.state.commit;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ public record LogEntry(
     Schema schema,
     List<DataFile> added,
     List<String> removed,
-    Map<String, Map<Object, List<String>>> index,
+    Map<String, Map<IndexValue, List<String>>> index,
     Map<String, JsonNode> metadata,
     String cubeTransaction) {
 
@@ -61,7 +62,7 @@ public record LogEntry(
   /** An entry that is no part of a cube transaction. */
   public LogEntry(long version, Instant timestamp, String writerId, OptionalLong checkpointId, Operation operation,
       List<String> partitionKeys, List<String> indexColumns, Schema schema, List<DataFile> added,
-      List<String> removed, Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
+      List<String> removed, Map<String, Map<IndexValue, List<String>>> index, Map<String, JsonNode> metadata) {
     this(version, timestamp, writerId, checkpointId, operation, partitionKeys, indexColumns, schema, added, removed,
         index, metadata, null);
   }

@@ -110,6 +110,11 @@ public final class IndexFile {
     }
   }
 
+  /** {@link #valueOrder} of index values: how the keys of an index of a column of {@code type} sort. */
+  public static Comparator<IndexValue> keyOrder(ArrowType type) {
+    return Comparator.comparing(IndexValue::value, valueOrder(type));
+  }
+
   /** The index file of {@code column} of {@code type}; see the class comment for the layout. */
   public static byte[] write(String column, ArrowType type, Map<?, ? extends Collection<String>> index) {
     return write(column, type, index, ParquetWriteOptions.defaults());

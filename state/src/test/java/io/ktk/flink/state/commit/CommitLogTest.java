@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
@@ -63,10 +64,10 @@ class CommitLogTest {
     assertThat(log.state().exists()).isFalse();
     DataFile a = file("x", 3);
     DataFile b = file("y", 4);
-    assertThat(log.commit(append(a).withIndex(List.of("c"), Map.of("c", Map.of(7L, List.of(a.label()))))).version())
-        .isZero();
-    assertThat(log.commit(append(b).withIndex(List.of(), Map.of("c", Map.of(7L, List.of(b.label()))))).version())
-        .isEqualTo(1);
+    assertThat(log.commit(append(a).withIndex(List.of("c"), Map.of("c", Map.of(IndexValue.of(7L), List.of(a.label())))))
+        .version()).isZero();
+    assertThat(log.commit(append(b).withIndex(List.of(), Map.of("c", Map.of(IndexValue.of(7L), List.of(b.label())))))
+        .version()).isEqualTo(1);
 
     DatasetState reopened = CommitLog.open(store, DATASET, OPTIONS).state();
     assertThat(reopened.version()).isEqualTo(1);
@@ -75,8 +76,8 @@ class CommitLogTest {
     assertThat(reopened.files().get(a.label())).isEqualTo(a);
     assertThat(reopened.schema()).isEqualTo(SCHEMA);
     assertThat(reopened.indexColumns()).containsExactly("c");
-    assertThat(reopened.index("c")).containsOnlyKeys(7L);
-    assertThat(reopened.index("c").get(7L)).containsExactlyInAnyOrder(a.label(), b.label());
+    assertThat(reopened.index("c")).containsOnlyKeys(IndexValue.of(7L));
+    assertThat(reopened.index("c").get(IndexValue.of(7L))).containsExactlyInAnyOrder(a.label(), b.label());
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -73,10 +74,10 @@ class PlateauViewTest {
     return new DataFile(label.toString(), cs.length, store.head(key).orElseThrow().size(), PHYSICAL);
   }
 
-  private static Map<String, Map<Object, List<String>>> indexOf(DataFile file, long... cs) {
-    Map<Object, List<String>> values = new HashMap<>();
+  private static Map<String, Map<IndexValue, List<String>>> indexOf(DataFile file, long... cs) {
+    Map<IndexValue, List<String>> values = new HashMap<>();
     for (long c : cs) {
-      values.put(c, List.of(file.label()));
+      values.put(IndexValue.of(c), List.of(file.label()));
     }
     return Map.of("c", values);
   }
@@ -177,7 +178,8 @@ class PlateauViewTest {
     CommitLog log = CommitLog.open(store, "legacy", CommitLogOptions.DEFAULTS);
     assertThat(log.state().version()).isZero();
     assertThat(log.state().files()).containsOnlyKeys("p=1/" + "a".repeat(32), "p=2/" + "b".repeat(32));
-    assertThat(log.state().index("c").get(11L)).containsExactly("p=1/" + "a".repeat(32), "p=2/" + "b".repeat(32));
+    assertThat(log.state().index("c").get(IndexValue.of(11L)))
+        .containsExactly("p=1/" + "a".repeat(32), "p=2/" + "b".repeat(32));
     assertThat(log.state().metadata().get("creation_time").asText()).isEqualTo("2024-01-01T00:00:00");
 
     Schema physical = new Schema(List.of(field("c", new ArrowType.Int(64, true)), field("x", ArrowType.Utf8.INSTANCE)));
@@ -185,7 +187,7 @@ class PlateauViewTest {
         physical.getFields().get(1)));
     DataFile added = new DataFile("p=3/" + "c".repeat(32), 1, 100, physical);
     log.commit(DatasetChange.append(List.of("p"), logical, List.of(added))
-        .withIndex(List.of(), Map.of("c", Map.of(12L, List.of(added.label())))));
+        .withIndex(List.of(), Map.of("c", Map.of(IndexValue.of(12L), List.of(added.label())))));
     new PlateauPublisher().publish(log);
 
     DatasetMetadata view = DatasetMetadata.load(store, "legacy").orElseThrow();
@@ -195,7 +197,8 @@ class PlateauViewTest {
     assertThat(snapshot.partitions()).extracting(Partition::values)
         .containsExactly(List.of(1L), List.of(2L), List.of(3L));
     assertThat(snapshot.partitions().get(0).rows()).as("adopted files have unknown row counts").isEqualTo(-1);
-    assertThat(snapshot.index("c")).containsOnlyKeys(10L, 11L, 12L);
+    assertThat(snapshot.index("c"))
+        .containsOnlyKeys(IndexValue.of(10L), IndexValue.of(11L), IndexValue.of(12L));
   }
 
   @Test
