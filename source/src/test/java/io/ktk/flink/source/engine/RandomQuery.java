@@ -1,10 +1,10 @@
 package io.ktk.flink.source.engine;
 
-import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.engine.RandomCube.Column;
 import io.ktk.flink.source.engine.RandomCube.Dataset;
 import io.ktk.flink.source.engine.RandomCube.Role;
 import io.ktk.flink.source.engine.RandomCube.Type;
+import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.testing.CubeFixture;
 import java.nio.file.Path;
 import java.time.LocalDate;

@@ -2,12 +2,12 @@ package io.ktk.flink.source.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ktk.flink.source.planner.CubeSnapshot;
-import io.ktk.flink.source.query.Condition;
-import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.engine.RandomCube.Column;
 import io.ktk.flink.source.engine.RandomCube.Dataset;
 import io.ktk.flink.source.engine.RandomCube.Type;
+import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.testing.SqlTables;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;

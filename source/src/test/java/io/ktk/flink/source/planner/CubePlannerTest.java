@@ -3,8 +3,8 @@ package io.ktk.flink.source.planner;
 import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
