@@ -10,9 +10,9 @@ import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -177,7 +177,7 @@ public final class QueryBenchmark {
       rows += n;
       long[] x = ((LongVector) batch.column(1)).values();
       double[] a = ((DoubleVector) batch.column(3)).values();
-      ColumnVector b = batch.column(4);
+      TypedVector b = batch.column(4);
       for (int row = 0; row < n; row++) {
         sumX += x[row];
         sumA += a[row];

@@ -1,9 +1,9 @@
 package io.ktk.flink.source.engine;
 
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -36,7 +36,7 @@ final class CellKeys {
    * value ids until {@link #resolveRanks} is called, after every dataset of the partition was
    * encoded.
    */
-  static CellKeys encode(List<KeyKind> kinds, List<ColumnVector> vectors, int rows, KeyRanks[] ranks) {
+  static CellKeys encode(List<KeyKind> kinds, List<TypedVector> vectors, int rows, KeyRanks[] ranks) {
     Column[] columns = new Column[kinds.size()];
     for (int c = 0; c < columns.length; c++) {
       columns[c] = column(kinds.get(c), vectors.get(c), rows, ranks[c]);
@@ -110,7 +110,7 @@ final class CellKeys {
     return 0;
   }
 
-  private static Column column(KeyKind kind, ColumnVector vector, int rows, KeyRanks ranks) {
+  private static Column column(KeyKind kind, TypedVector vector, int rows, KeyRanks ranks) {
     if (vector instanceof LongVector longs && !longs.hasNulls() && kind != KeyKind.TIMESTAMP && kind != KeyKind.UNSIGNED
         && fast(kind, longs.type())) {
       // the vector's longs are the keys as they are: share them (keys are never written)

@@ -8,8 +8,8 @@ import io.ktk.flink.state.parquet.ColumnStatistics;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -162,8 +162,8 @@ final class DatasetCells {
     if (count == 0) {
       return;
     }
-    List<ColumnVector> read = reader.readColumns(group, projection.readable());
-    ColumnVector[] byColumn = new ColumnVector[columns.length];
+    List<TypedVector> read = reader.readColumns(group, projection.readable());
+    TypedVector[] byColumn = new TypedVector[columns.length];
     for (int i = 0; i < projection.slots().length; i++) {
       int slot = projection.slots()[i];
       byColumn[i] = slot < 0 ? null : read.get(slot);
@@ -180,11 +180,11 @@ final class DatasetCells {
     rows += count;
   }
 
-  private void test(ColumnVector[] byColumn, int count, List<TypedCondition> conditions, int[] positions) {
+  private void test(TypedVector[] byColumn, int count, List<TypedCondition> conditions, int[] positions) {
     Arrays.fill(passes, rows, rows + count, true);
     for (int c = 0; c < positions.length; c++) {
       TypedCondition condition = conditions.get(c);
-      ColumnVector vector = byColumn[positions[c]];
+      TypedVector vector = byColumn[positions[c]];
       OrderedCondition ordered = vector == null ? null : OrderedCondition.of(condition, vector);
       if (ordered != null) {
         ordered.apply(vector, count, passes, rows);
@@ -203,7 +203,7 @@ final class DatasetCells {
 
   /** Encodes the rows' keys; ranked columns hold value ids until {@link #keep}. */
   void encodeKeys(List<KeyKind> kinds, KeyRanks[] ranks) {
-    List<ColumnVector> keyVectors = new ArrayList<>(kinds.size());
+    List<TypedVector> keyVectors = new ArrayList<>(kinds.size());
     for (int c = 0; c < kinds.size(); c++) {
       keyVectors.add(columns[c].vector());
     }
@@ -354,7 +354,7 @@ final class DatasetCells {
   }
 
   /** The values of read column {@code column} for all rows read. */
-  ColumnVector column(int column) {
+  TypedVector column(int column) {
     return columns[column].vector();
   }
 
@@ -364,7 +364,7 @@ final class DatasetCells {
    * column continues as typed values; rows of a file without the column are null.
    */
   private static final class Column {
-    private ColumnVector vector;
+    private TypedVector vector;
     private int leadingNulls;
     private int expected;
 
@@ -372,7 +372,7 @@ final class DatasetCells {
       expected = rows;
     }
 
-    void append(ColumnVector chunk, int count) {
+    void append(TypedVector chunk, int count) {
       if (chunk == null) {
         if (vector == null) {
           leadingNulls += count;
@@ -398,7 +398,7 @@ final class DatasetCells {
       vector.appendFrom(chunk);
     }
 
-    ColumnVector vector() {
+    TypedVector vector() {
       if (vector == null) {
         vector = new ObjectVector(leadingNulls);
         for (int i = 0; i < leadingNulls; i++) {

@@ -2,10 +2,10 @@ package io.ktk.flink.source.engine;
 
 import io.ktk.flink.source.query.Operator;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -36,7 +36,7 @@ final class OrderedCondition {
   }
 
   /** The condition as an ordered one for {@code vector}, or null when it must test typed values. */
-  static OrderedCondition of(TypedCondition condition, ColumnVector vector) {
+  static OrderedCondition of(TypedCondition condition, TypedVector vector) {
     ArrowType type = condition.column().getType();
     if (vector instanceof DoubleVector && type instanceof ArrowType.FloatingPoint) {
       return new OrderedCondition(condition, true);
@@ -49,7 +49,7 @@ final class OrderedCondition {
   }
 
   /** Clears {@code passes[offset + row]} for the rows of {@code vector} that fail. */
-  void apply(ColumnVector vector, int count, boolean[] passes, int offset) {
+  void apply(TypedVector vector, int count, boolean[] passes, int offset) {
     for (int row = 0; row < count; row++) {
       if (passes[offset + row]) {
         passes[offset + row] = !vector.isNull(row) && test(value(vector, row));
@@ -57,7 +57,7 @@ final class OrderedCondition {
     }
   }
 
-  private long value(ColumnVector vector, int row) {
+  private long value(TypedVector vector, int row) {
     return floating ? CellKeys.orderedBits(((DoubleVector) vector).value(row)) : ((LongVector) vector).value(row);
   }
 

@@ -8,11 +8,11 @@ import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -105,7 +105,7 @@ public final class PartitionJoin {
         count = keepMatched(joined, seedWords, d, count);
       }
     }
-    List<ColumnVector> columns = new ArrayList<>(sources.length);
+    List<TypedVector> columns = new ArrayList<>(sources.length);
     for (Source source : sources) {
       columns.add(source.dataset() < 0
           ? constant(partition.partitionValues().get(source.column()), count)
@@ -257,7 +257,7 @@ public final class PartitionJoin {
   }
 
   /** A column of one partition value, of the vector kind its value needs. */
-  private static ColumnVector constant(Object value, int count) {
+  private static TypedVector constant(Object value, int count) {
     if (value instanceof Long number) {
       LongVector vector = new LongVector(LongType.INTEGER, count);
       for (int i = 0; i < count; i++) {

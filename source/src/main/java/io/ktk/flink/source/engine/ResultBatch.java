@@ -2,7 +2,7 @@ package io.ktk.flink.source.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -12,15 +12,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Result rows of a cube query as columns: the rows of one partition of a query group, in the
- * query's order, one {@link ColumnVector} per output column of {@link #schema()}. Consumers that
+ * query's order, one {@link TypedVector} per output column of {@link #schema()}. Consumers that
  * work column by column read the vectors; {@link #row} gives a row of typed values.
  */
 public final class ResultBatch {
   private final Schema schema;
-  private final List<ColumnVector> columns;
+  private final List<TypedVector> columns;
   private final int rowCount;
 
-  ResultBatch(Schema schema, List<ColumnVector> columns, int rowCount) {
+  ResultBatch(Schema schema, List<TypedVector> columns, int rowCount) {
     this.schema = requireNonNull(schema, "schema is null");
     this.columns = List.copyOf(columns);
     this.rowCount = rowCount;
@@ -38,7 +38,7 @@ public final class ResultBatch {
   }
 
   /** The values of output column {@code index}. */
-  public ColumnVector column(int index) {
+  public TypedVector column(int index) {
     return columns.get(index);
   }
 

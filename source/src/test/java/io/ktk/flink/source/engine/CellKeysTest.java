@@ -3,10 +3,10 @@ package io.ktk.flink.source.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.state.metadata.IndexFile;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -57,7 +57,7 @@ class CellKeysTest {
     }
   }
 
-  private static CellKeys encode(List<ArrowType> types, List<ColumnVector> vectors) {
+  private static CellKeys encode(List<ArrowType> types, List<TypedVector> vectors) {
     List<KeyKind> kinds = types.stream().map(t -> KeyKind.of(new Field("k", FieldType.nullable(t), null))).toList();
     KeyRanks[] ranks = new KeyRanks[kinds.size()];
     for (int c = 0; c < ranks.length; c++) {
@@ -144,7 +144,7 @@ class CellKeysTest {
       List<List<Object>> columns = round % 2 == 0 ? List.of(longs) : List.of(texts, longs, times);
       List<ArrowType> columnTypes = round % 2 == 0 ? types.subList(0, 1)
           : List.of(ArrowType.Utf8.INSTANCE, new ArrowType.Int(64, true), micros(null));
-      List<ColumnVector> vectors = new ArrayList<>();
+      List<TypedVector> vectors = new ArrayList<>();
       for (List<Object> column : columns) {
         ObjectVector vector = new ObjectVector(n);
         column.forEach(vector::append);

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.ConditionParser;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class OrderedConditionTest {
   private static final String[] OPERATORS = {"==", "!=", "<", "<=", ">", ">="};
 
-  private static void check(Field column, ColumnVector vector, String[] literals, Random random) {
+  private static void check(Field column, TypedVector vector, String[] literals, Random random) {
     for (int i = 0; i < 300; i++) {
       String a = literals[random.nextInt(literals.length)];
       String b = literals[random.nextInt(literals.length)];

@@ -9,7 +9,7 @@ package io.ktk.flink.state.vector;
  * <p>Vectors grow while they are filled and are read-only afterwards by convention; not
  * thread-safe while they grow.
  */
-public sealed interface ColumnVector permits LongVector, DoubleVector, ObjectVector {
+public sealed interface TypedVector permits LongVector, DoubleVector, ObjectVector {
   /** The number of rows. */
   int size();
 
@@ -23,19 +23,19 @@ public sealed interface ColumnVector permits LongVector, DoubleVector, ObjectVec
    * A new vector of the rows {@code rows[0], rows[1], ...} of this one, of the same kind; a row
    * number of -1 gives a null.
    */
-  ColumnVector gather(int[] rows, int count);
+  TypedVector gather(int[] rows, int count);
 
   /** A new empty vector of the same kind (and the same interpretation of its values). */
-  ColumnVector emptyCopy(int capacity);
+  TypedVector emptyCopy(int capacity);
 
   /**
    * Whether the rows of {@code other} can be appended to this vector with {@link #appendFrom}: it
    * is of the same kind and interprets its values the same way.
    */
-  boolean canAppend(ColumnVector other);
+  boolean canAppend(TypedVector other);
 
   /** Appends all rows of {@code other}; requires {@link #canAppend}. */
-  void appendFrom(ColumnVector other);
+  void appendFrom(TypedVector other);
 
   /** Appends a null. */
   void appendNull();
