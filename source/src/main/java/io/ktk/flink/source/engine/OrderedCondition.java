@@ -1,6 +1,6 @@
 package io.ktk.flink.source.engine;
 
-import io.ktk.flink.source.query.Operator;
+import io.ktk.flink.source.query.ComparisonOperator;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
@@ -17,7 +17,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * TypedCondition#test}.
  */
 final class OrderedCondition {
-  private final Operator operator;
+  private final ComparisonOperator operator;
   private final long[] literals;
   private final boolean lowerInclusive;
   private final boolean upperInclusive;
@@ -67,7 +67,7 @@ final class OrderedCondition {
       int high = Long.compare(value, literals[1]);
       return (lowerInclusive ? low >= 0 : low > 0) && (upperInclusive ? high <= 0 : high < 0);
     }
-    if (operator == Operator.IN) {
+    if (operator == ComparisonOperator.IN) {
       for (long literal : literals) {
         if (value == literal) {
           return true;

@@ -1,6 +1,6 @@
 package io.ktk.flink.source.engine;
 
-import io.ktk.flink.source.query.Operator;
+import io.ktk.flink.source.query.ComparisonOperator;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.parquet.ColumnStatistics;
 import java.util.List;
@@ -70,7 +70,7 @@ public final class RowGroupPruning {
 
   private static boolean rangeMayMatch(TypedCondition condition, Object min, Object max) {
     List<Object> literals = condition.literals();
-    Operator operator = condition.operator();
+    ComparisonOperator operator = condition.operator();
     if (operator == null) {
       Object lower = literals.get(0);
       Object upper = literals.get(1);
@@ -79,7 +79,7 @@ public final class RowGroupPruning {
       return (condition.lowerInclusive() ? maxVsLower >= 0 : maxVsLower > 0)
           && (condition.upperInclusive() ? minVsUpper <= 0 : minVsUpper < 0);
     }
-    if (operator == Operator.IN) {
+    if (operator == ComparisonOperator.IN) {
       for (Object literal : literals) {
         if (within(condition, literal, min, max)) {
           return true;

@@ -1,7 +1,7 @@
 package io.ktk.flink.source.query;
 
 /** The comparison operators of conditions, by their symbol in the text form. */
-public enum Operator {
+public enum ComparisonOperator {
   EQ("=="),
   NE("!="),
   LT("<"),
@@ -12,7 +12,7 @@ public enum Operator {
 
   private final String symbol;
 
-  Operator(String symbol) {
+  ComparisonOperator(String symbol) {
     this.symbol = symbol;
   }
 
@@ -21,7 +21,7 @@ public enum Operator {
   }
 
   /** The operator that holds with the operands swapped: {@code 1 < x} is {@code x > 1}. */
-  Operator swapped() {
+  ComparisonOperator swapped() {
     return switch (this) {
       case LT -> GT;
       case LE -> GE;
@@ -47,8 +47,8 @@ public enum Operator {
   }
 
   /** The operator of a symbol, or null. */
-  static Operator ofSymbol(String symbol) {
-    for (Operator operator : values()) {
+  static ComparisonOperator ofSymbol(String symbol) {
+    for (ComparisonOperator operator : values()) {
       if (operator.symbol.equals(symbol)) {
         return operator;
       }
