@@ -45,7 +45,7 @@ final class CommitPlanner {
     List<String> newIndexColumns = new ArrayList<>();
     for (String column : request.indexColumns()) {
       if (!state.indexColumns().contains(column)) {
-        if (!creates && request.operation() != Operation.ADD_INDEX) {
+        if (!creates && request.operation() != LogOperation.ADD_INDEX) {
           throw new KtkValidationException("Cannot commit to dataset '" + dataset + "': column '" + column
               + "' is not indexed (indexed: " + state.indexColumns() + "); build the index over the existing "
               + "files first");
@@ -78,7 +78,7 @@ final class CommitPlanner {
       removed.addAll(state.labelsIn(partition));
     }
 
-    Operation operation = creates ? Operation.CREATE : request.operation();
+    LogOperation operation = creates ? LogOperation.CREATE : request.operation();
     return new LogEntry(
         state.version() + 1,
         now,

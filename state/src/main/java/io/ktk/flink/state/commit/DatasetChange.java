@@ -11,7 +11,7 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A change to commit to a dataset: files to add (and, for {@link Operation#REPLACE_PARTITIONS},
+ * A change to commit to a dataset: files to add (and, for {@link LogOperation#REPLACE_PARTITIONS},
  * the physical partitions whose current files they replace), the schema the files were validated
  * against, index additions and metadata. When the dataset does not exist yet, the commit creates
  * it with {@code partitionKeys} and {@code indexColumns}.
@@ -26,7 +26,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *     is part of ({@link CubeCommitLog}), or null
  */
 public record DatasetChange(
-    Operation operation,
+    LogOperation operation,
     String writerId,
     OptionalLong checkpointId,
     List<String> partitionKeys,
@@ -47,14 +47,14 @@ public record DatasetChange(
     replacedPartitions = Set.copyOf(replacedPartitions);
     index = Map.copyOf(index);
     metadata = Map.copyOf(metadata);
-    if (operation == Operation.CREATE || operation == Operation.ADOPT) {
+    if (operation == LogOperation.CREATE || operation == LogOperation.ADOPT) {
       throw new IllegalArgumentException(
           "Cannot request " + operation + ": a dataset is created by its first commit and adopted on open");
     }
     if (checkpointId.isPresent() && writerId == null) {
       throw new IllegalArgumentException("a checkpoint id needs a writer id");
     }
-    if (!replacedPartitions.isEmpty() && operation != Operation.REPLACE_PARTITIONS) {
+    if (!replacedPartitions.isEmpty() && operation != LogOperation.REPLACE_PARTITIONS) {
       throw new IllegalArgumentException("replaced partitions given for a " + operation.jsonName());
     }
     if (!files.isEmpty() && schema == null) {
@@ -66,7 +66,7 @@ public record DatasetChange(
   }
 
   /** A request that is no part of a cube transaction. */
-  public DatasetChange(Operation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
+  public DatasetChange(LogOperation operation, String writerId, OptionalLong checkpointId, List<String> partitionKeys,
       List<String> indexColumns, Schema schema, List<DataFile> files, Set<String> replacedPartitions,
       Map<String, Map<IndexValue, List<String>>> index, Map<String, JsonNode> metadata) {
     this(operation, writerId, checkpointId, partitionKeys, indexColumns, schema, files, replacedPartitions, index,
@@ -75,14 +75,14 @@ public record DatasetChange(
 
   /** An append of {@code files}, with the layout used if the dataset does not exist yet. */
   public static DatasetChange append(List<String> partitionKeys, Schema schema, List<DataFile> files) {
-    return new DatasetChange(Operation.APPEND, null, OptionalLong.empty(), partitionKeys, List.of(),
+    return new DatasetChange(LogOperation.APPEND, null, OptionalLong.empty(), partitionKeys, List.of(),
         schema, files, Set.of(), Map.of(), Map.of());
   }
 
   /** Replaces the files of {@code partitions} with {@code files}. */
   public static DatasetChange replacePartitions(
       List<String> partitionKeys, Schema schema, List<DataFile> files, Set<String> partitions) {
-    return new DatasetChange(Operation.REPLACE_PARTITIONS, null, OptionalLong.empty(), partitionKeys,
+    return new DatasetChange(LogOperation.REPLACE_PARTITIONS, null, OptionalLong.empty(), partitionKeys,
         List.of(), schema, files, partitions, Map.of(), Map.of());
   }
 
@@ -94,7 +94,7 @@ public record DatasetChange(
   public static DatasetChange addIndex(String column, Map<IndexValue, List<String>> values) {
     requireNonNull(column, "column is null");
     requireNonNull(values, "values is null");
-    return new DatasetChange(Operation.ADD_INDEX, null, OptionalLong.empty(), List.of(), List.of(column), null,
+    return new DatasetChange(LogOperation.ADD_INDEX, null, OptionalLong.empty(), List.of(), List.of(column), null,
         List.of(), Set.of(), Map.of(column, values), Map.of());
   }
 

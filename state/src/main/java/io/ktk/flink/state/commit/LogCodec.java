@@ -51,8 +51,8 @@ final class LogCodec {
       root.put("cube_transaction", entry.cubeTransaction());
     }
     root.put("operation", entry.operation().jsonName());
-    if (!entry.partitionKeys().isEmpty() || entry.operation() == Operation.CREATE
-        || entry.operation() == Operation.ADOPT) {
+    if (!entry.partitionKeys().isEmpty() || entry.operation() == LogOperation.CREATE
+        || entry.operation() == LogOperation.ADOPT) {
       stringArray(root.putArray("partition_keys"), entry.partitionKeys());
     }
     if (!entry.indexColumns().isEmpty()) {
@@ -83,7 +83,7 @@ final class LogCodec {
     JsonNode root = parse(data, location);
     checkFormat(root, ENTRY_FORMAT, location);
     long version = requiredLong(root, "version", location);
-    Operation operation = Operation.fromJsonName(requiredText(root, "operation", location));
+    LogOperation operation = LogOperation.fromJsonName(requiredText(root, "operation", location));
     if (operation == null) {
       throw corrupt(location, "unknown operation '" + root.get("operation").asText() + "'");
     }

@@ -28,7 +28,7 @@ public record LogEntry(
     Instant timestamp,
     String writerId,
     OptionalLong checkpointId,
-    Operation operation,
+    LogOperation operation,
     List<String> partitionKeys,
     List<String> indexColumns,
     Schema schema,
@@ -60,7 +60,7 @@ public record LogEntry(
   }
 
   /** An entry that is no part of a cube transaction. */
-  public LogEntry(long version, Instant timestamp, String writerId, OptionalLong checkpointId, Operation operation,
+  public LogEntry(long version, Instant timestamp, String writerId, OptionalLong checkpointId, LogOperation operation,
       List<String> partitionKeys, List<String> indexColumns, Schema schema, List<DataFile> added,
       List<String> removed, Map<String, Map<IndexValue, List<String>>> index, Map<String, JsonNode> metadata) {
     this(version, timestamp, writerId, checkpointId, operation, partitionKeys, indexColumns, schema, added, removed,

@@ -3,7 +3,7 @@ package io.ktk.flink.state.commit;
 import java.util.Locale;
 
 /** What a log entry does; its name in the entry's {@code operation} field. */
-public enum Operation {
+public enum LogOperation {
   /** Creates the dataset: partition keys, index columns, schema, first files. */
   CREATE,
   /** Takes over a dataset written by plateau: version 0 holds its whole state. */
@@ -21,8 +21,8 @@ public enum Operation {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  static Operation fromJsonName(String name) {
-    for (Operation operation : values()) {
+  static LogOperation fromJsonName(String name) {
+    for (LogOperation operation : values()) {
       if (operation.jsonName().equals(name)) {
         return operation;
       }

@@ -61,7 +61,7 @@ final class PlateauImport {
       }
       indices.put(column, readIndex(store, uuid, field, index.getValue()));
     }
-    LogEntry entry = new LogEntry(0, now, null, OptionalLong.empty(), Operation.ADOPT, metadata.partitionKeys(),
+    LogEntry entry = new LogEntry(0, now, null, OptionalLong.empty(), LogOperation.ADOPT, metadata.partitionKeys(),
         List.copyOf(indices.keySet()), schema, files, List.of(), indices, metadata.metadata());
     return Optional.of(entry);
   }
