@@ -1,10 +1,10 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.ingest.IngestFormat;
 import io.ktk.flink.ingest.IngestJob;
 import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.IngestTarget;
 import io.ktk.flink.ingest.InputFile;
-import io.ktk.flink.ingest.InputFormat;
 import io.ktk.flink.ingest.InvalidRecordException;
 import io.ktk.flink.ingest.RecordParser;
 import io.ktk.flink.ingest.RetainedCheckpoints;
@@ -114,7 +114,7 @@ final class IngestCommand extends StoreCommand {
 
   @Option(names = "--format", paramLabel = "jsonl|csv", defaultValue = "jsonl",
       description = "Input format: jsonl (default) or csv.")
-  InputFormat format;
+  IngestFormat format;
 
   @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "1s",
       converter = DurationConverter.class, description = "Checkpoint (and commit) interval (default: ${DEFAULT-VALUE}).")
@@ -299,7 +299,7 @@ final class IngestCommand extends StoreCommand {
     InputFile inputFile = InputFile.open(inputPath, format, inputName);
     RecordParser parser;
     try {
-      parser = format == InputFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
+      parser = format == IngestFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
           : RecordParser.jsonLines(rowType);
     } catch (InvalidRecordException e) {
       throw new KtkValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);

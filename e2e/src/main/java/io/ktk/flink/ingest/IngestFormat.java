@@ -4,7 +4,7 @@ package io.ktk.flink.ingest;
  * The text formats {@code ktk ingest} reads: a record is one line of JSON, or one CSV record (RFC
  * 4180: a line, or several when a quoted field holds line breaks) after a header row.
  */
-public enum InputFormat {
+public enum IngestFormat {
   JSONL,
   CSV;
 

@@ -27,7 +27,7 @@ public record InputFile(TextFileSplit start, String header) {
    *
    * @throws KtkValidationException when a CSV file has no header row
    */
-  public static InputFile open(Path file, InputFormat format, String inputName) throws IOException {
+  public static InputFile open(Path file, IngestFormat format, String inputName) throws IOException {
     long offset = 0;
     try (InputStream in = Files.newInputStream(file)) {
       byte[] first = in.readNBytes(3);
@@ -36,7 +36,7 @@ public record InputFile(TextFileSplit start, String header) {
       }
     }
     String path = file.toAbsolutePath().toString();
-    if (format != InputFormat.CSV) {
+    if (format != IngestFormat.CSV) {
       return new InputFile(new TextFileSplit(path, offset, 1), null);
     }
     try (RecordReader reader = new RecordReader(file, offset, 1, true)) {
@@ -50,7 +50,7 @@ public record InputFile(TextFileSplit start, String header) {
   }
 
   /** The number of records from the start position on. */
-  public long countRecords(InputFormat format) throws IOException {
+  public long countRecords(IngestFormat format) throws IOException {
     long count = 0;
     try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
         format.quotedLineBreaks())) {

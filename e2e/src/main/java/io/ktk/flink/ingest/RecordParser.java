@@ -24,11 +24,11 @@ public final class RecordParser implements Serializable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final RowType rowType;
-  private final InputFormat format;
+  private final IngestFormat format;
   /** For CSV: the row position of each header column. */
   private final int[] csvPositions;
 
-  private RecordParser(RowType rowType, InputFormat format, int[] csvPositions) {
+  private RecordParser(RowType rowType, IngestFormat format, int[] csvPositions) {
     this.rowType = requireNonNull(rowType, "rowType is null");
     this.format = requireNonNull(format, "format is null");
     this.csvPositions = csvPositions;
@@ -36,7 +36,7 @@ public final class RecordParser implements Serializable {
 
   /** A parser of JSON lines. */
   public static RecordParser jsonLines(RowType rowType) {
-    return new RecordParser(rowType, InputFormat.JSONL, null);
+    return new RecordParser(rowType, IngestFormat.JSONL, null);
   }
 
   /**
@@ -60,14 +60,14 @@ public final class RecordParser implements Serializable {
       }
       seen.add(name);
     }
-    return new RecordParser(rowType, InputFormat.CSV, positions);
+    return new RecordParser(rowType, IngestFormat.CSV, positions);
   }
 
   public RowType rowType() {
     return rowType;
   }
 
-  public InputFormat format() {
+  public IngestFormat format() {
     return format;
   }
 
@@ -77,7 +77,7 @@ public final class RecordParser implements Serializable {
    * @throws InvalidRecordException with the reason (column, value, rule), without the line
    */
   public RowData parse(InputRecord record) {
-    return format == InputFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
+    return format == IngestFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
   }
 
   private RowData parseJson(String text) {
