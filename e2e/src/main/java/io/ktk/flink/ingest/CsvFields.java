@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <p>Hand-written rather than a library: no CSV library is on the tool's class path, and the
  * splitting is these few lines; the record boundaries are found by {@link
- * io.ktk.flink.ingest.source.RecordReader} with the same quote rule.
+ * io.ktk.flink.ingest.source.TextRecordReader} with the same quote rule.
  */
 final class CsvFields {
   /** One field: its text (quotes removed, {@code ""} unescaped) and whether it was quoted. */

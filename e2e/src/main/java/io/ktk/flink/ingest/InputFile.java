@@ -1,8 +1,8 @@
 package io.ktk.flink.ingest;
 
 import io.ktk.flink.ingest.source.InputRecord;
-import io.ktk.flink.ingest.source.RecordReader;
 import io.ktk.flink.ingest.source.TextFileSplit;
+import io.ktk.flink.ingest.source.TextRecordReader;
 import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +39,7 @@ public record InputFile(TextFileSplit start, String header) {
     if (format != IngestFormat.CSV) {
       return new InputFile(new TextFileSplit(path, offset, 1), null);
     }
-    try (RecordReader reader = new RecordReader(file, offset, 1, true)) {
+    try (TextRecordReader reader = new TextRecordReader(file, offset, 1, true)) {
       InputRecord header = reader.next();
       if (header == null) {
         throw new KtkValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
@@ -52,7 +52,7 @@ public record InputFile(TextFileSplit start, String header) {
   /** The number of records from the start position on. */
   public long countRecords(IngestFormat format) throws IOException {
     long count = 0;
-    try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
+    try (TextRecordReader reader = new TextRecordReader(Path.of(start.path()), start.offset(), start.line(),
         format.quotedLineBreaks())) {
       while (reader.next() != null) {
         count++;

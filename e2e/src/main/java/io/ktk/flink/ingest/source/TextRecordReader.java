@@ -19,7 +19,7 @@ import java.util.Arrays;
  * the record: quotes are counted, and an escaped quote ({@code ""}) toggles twice. Blank lines are
  * skipped, so they are no records.
  */
-public final class RecordReader implements Closeable {
+public final class TextRecordReader implements Closeable {
   private static final int BUFFER = 1 << 16;
 
   private final FileChannel channel;
@@ -33,7 +33,7 @@ public final class RecordReader implements Closeable {
    * @param offset where the next record starts
    * @param line the line number of that record (1 for the first line of the file)
    */
-  public RecordReader(Path file, long offset, long line, boolean quotedLineBreaks) throws IOException {
+  public TextRecordReader(Path file, long offset, long line, boolean quotedLineBreaks) throws IOException {
     this.channel = FileChannel.open(file, StandardOpenOption.READ);
     this.quotedLineBreaks = quotedLineBreaks;
     this.offset = offset;

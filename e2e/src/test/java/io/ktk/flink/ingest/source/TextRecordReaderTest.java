@@ -11,12 +11,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class RecordReaderTest {
+class TextRecordReaderTest {
   @TempDir Path dir;
 
   private static List<InputRecord> readAll(Path file, long offset, long line, boolean csv) throws Exception {
     List<InputRecord> records = new ArrayList<>();
-    try (RecordReader reader = new RecordReader(file, offset, line, csv)) {
+    try (TextRecordReader reader = new TextRecordReader(file, offset, line, csv)) {
       for (InputRecord record = reader.next(); record != null; record = reader.next()) {
         records.add(record);
       }
@@ -53,7 +53,7 @@ class RecordReaderTest {
     List<InputRecord> all = readAll(file, 0, 1, true);
     assertThat(all).hasSize(200);
 
-    try (RecordReader reader = new RecordReader(file, 0, 1, true)) {
+    try (TextRecordReader reader = new TextRecordReader(file, 0, 1, true)) {
       for (int i = 0; i < 200; i++) {
         List<InputRecord> rest = readAll(file, reader.offset(), reader.line(), true);
         assertThat(rest).as("records after record %s", i).isEqualTo(all.subList(i, 200));
