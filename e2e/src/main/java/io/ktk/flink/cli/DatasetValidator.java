@@ -206,7 +206,7 @@ final class DatasetValidator {
     Field field = state.schema().findField(column);
     Comparator<Object> order = IndexFile.valueOrder(field.getType());
     NavigableMap<Object, Set<String>> logged = new TreeMap<>(order);
-    state.index(column).forEach((value, labels) -> logged.put(value, new TreeSet<>(labels)));
+    state.index(column).forEach((value, labels) -> logged.put(value.value(), new TreeSet<>(labels)));
 
     Set<String> unknownLabels = new TreeSet<>();
     logged.values().forEach(labels -> labels.stream().filter(l -> !state.files().containsKey(l)).forEach(unknownLabels::add));
@@ -259,7 +259,7 @@ final class DatasetValidator {
       try {
         NavigableMap<Object, List<String>> file = IndexFile.read(store, key, column, field.getType());
         NavigableMap<Object, Set<String>> expected = new TreeMap<>(order);
-        published.index(column).forEach((value, labels) -> expected.put(value, new TreeSet<>(labels)));
+        published.index(column).forEach((value, labels) -> expected.put(value.value(), new TreeSet<>(labels)));
         NavigableMap<Object, Set<String>> found = new TreeMap<>(order);
         file.forEach((value, labels) -> found.put(value, new TreeSet<>(labels)));
         if (!sameIndex(expected, found)) {

@@ -1,17 +1,17 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.ingest.IngestFormat;
 import io.ktk.flink.ingest.IngestJob;
 import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.IngestTarget;
 import io.ktk.flink.ingest.InputFile;
-import io.ktk.flink.ingest.InputFormat;
-import io.ktk.flink.ingest.InvalidValueException;
+import io.ktk.flink.ingest.InvalidRecordException;
 import io.ktk.flink.ingest.RecordParser;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.state.KtkException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
@@ -117,7 +117,7 @@ final class IngestCommand extends StoreCommand {
 
   @Option(names = "--format", paramLabel = "jsonl|csv", defaultValue = "jsonl",
       description = "Input format: jsonl (default) or csv.")
-  InputFormat format;
+  IngestFormat format;
 
   @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "1s",
       converter = DurationConverter.class, description = "Checkpoint (and commit) interval (default: ${DEFAULT-VALUE}).")
@@ -242,7 +242,7 @@ final class IngestCommand extends StoreCommand {
   private String seedOf(ObjectStore opened) throws IOException {
     try {
       return CubeSnapshot.latest(opened, cube).spec().seedDatasetId();
-    } catch (ValidationException e) { // no dataset of the cube yet (NoSuchDatasetException), or no seed
+    } catch (KtkValidationException e) { // no dataset of the cube yet (NoSuchDatasetException), or no seed
       return CubeNames.DEFAULT_SEED_DATASET_ID;
     }
   }
@@ -291,10 +291,10 @@ final class IngestCommand extends StoreCommand {
     InputFile inputFile = InputFile.open(inputPath, format, inputName);
     RecordParser parser;
     try {
-      parser = format == InputFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
+      parser = format == IngestFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
           : RecordParser.jsonLines(rowType);
-    } catch (InvalidValueException e) {
-      throw new ValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
+    } catch (InvalidRecordException e) {
+      throw new KtkValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
     }
     ValidationPolicy policy = onInvalid == OnInvalid.DEAD_LETTER ? ValidationPolicy.DEAD_LETTER : ValidationPolicy.FAIL;
     Path deadLetterFile = deadLetter != null ? deadLetter : Path.of(dataset + ".dead-letters.jsonl");

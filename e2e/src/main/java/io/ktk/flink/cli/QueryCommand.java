@@ -1,10 +1,10 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.engine.ResultBatch;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
-import io.ktk.flink.source.reader.ResultBatch;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import io.ktk.flink.ingest.source.InputRecord;
 import io.ktk.flink.ingest.source.TextFileSource;
 import io.ktk.flink.ingest.source.TextFileSplit;
 import io.ktk.flink.sink.RejectedRecord;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.KtkException;
 import java.nio.file.Path;
 import java.time.Duration;

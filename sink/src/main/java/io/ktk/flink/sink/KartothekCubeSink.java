@@ -2,15 +2,16 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.committable.FileBatchSerializer;
 import io.ktk.flink.sink.committer.FileBatchAggregator;
-import io.ktk.flink.sink.committer.FileBatchSerializer;
 import io.ktk.flink.sink.committer.KartothekCommitter;
+import io.ktk.flink.sink.config.CubeSinkConfig;
 import io.ktk.flink.sink.writer.CubeContract;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
 import io.ktk.flink.sink.writer.WriterStateSerializer;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -110,7 +111,7 @@ public final class KartothekCubeSink
   /** As {@link #addTo(Map)}, with stable operator uids derived from {@code uid}. */
   public DataStream<RejectedRecord> addTo(Map<String, DataStream<RowData>> byDatasetId, String uid) {
     if (!new TreeMap<>(byDatasetId).keySet().equals(new java.util.TreeSet<>(config.datasetIds()))) {
-      throw new ValidationException("Cannot add the sink of cube '" + config.cube() + "': it writes datasets "
+      throw new KtkValidationException("Cannot add the sink of cube '" + config.cube() + "': it writes datasets "
           + config.datasetIds() + " but streams are given for " + new TreeMap<>(byDatasetId).keySet());
     }
     InternalTypeInfo<RowData> unionType = InternalTypeInfo.of(config.unionType());

@@ -2,7 +2,11 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -77,7 +81,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
   /** The seed dataset {@code <cube>++<id>}, written by this job, with the type of its records. */
   public KartothekCubeSinkBuilder seed(String id, RowType rowType) {
     if (seedDatasetId != null && datasets.containsKey(seedDatasetId)) {
-      throw new ValidationException("Cannot build the sink of cube '" + cube + "': two seeds, " + seedDatasetId
+      throw new KtkValidationException("Cannot build the sink of cube '" + cube + "': two seeds, " + seedDatasetId
           + " and " + id + " (rule: exactly one seed)");
     }
     this.seedDatasetId = requireNonNull(id, "id is null");
@@ -99,11 +103,11 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
     requireNonNull(rowType, "rowType is null");
     CubeNames.checkName("dataset id", id);
     if (id.equals(CubeCommitLog.DATASET_ID)) {
-      throw new ValidationException("Cannot build the sink of cube '" + cube + "': dataset id " + id
+      throw new KtkValidationException("Cannot build the sink of cube '" + cube + "': dataset id " + id
           + " is reserved for the cube's transaction log");
     }
     if (datasets.put(id, rowType) != null) {
-      throw new ValidationException("Cannot build the sink of cube '" + cube + "': dataset " + id + " is given twice");
+      throw new KtkValidationException("Cannot build the sink of cube '" + cube + "': dataset " + id + " is given twice");
     }
     return this;
   }
@@ -127,7 +131,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
    * every enrichment at least one, a cell column has one type in all datasets, and no payload
    * column is in two datasets. The rules against what the store holds are checked at start.
    *
-   * @throws ValidationException naming the cube, dataset, columns and rule
+   * @throws KtkValidationException naming the cube, dataset, columns and rule
    */
   public KartothekCubeSink build() {
     CubeNames.checkName("cube name", cube);
@@ -141,7 +145,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
     CubeSpec spec;
     try {
       spec = new CubeSpec(cube, dimensionColumns, partitionColumns, seed, new TreeSet<>(suppressIndexOn));
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       throw invalid(e.getMessage());
     }
     Map<String, ArrowType> cellTypes = new HashMap<>();
@@ -202,7 +206,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
         List.copyOf(spec.suppressIndexOn()), ids, configs));
   }
 
-  private ValidationException invalid(String reason) {
-    return new ValidationException("Cannot build the sink of cube '" + cube + "': " + reason);
+  private KtkValidationException invalid(String reason) {
+    return new KtkValidationException("Cannot build the sink of cube '" + cube + "': " + reason);
   }
 }

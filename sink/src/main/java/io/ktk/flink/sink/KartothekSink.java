@@ -2,10 +2,11 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.committable.FileBatchSerializer;
 import io.ktk.flink.sink.committer.FileBatchAggregator;
-import io.ktk.flink.sink.committer.FileBatchSerializer;
 import io.ktk.flink.sink.committer.KartothekCommitter;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
 import io.ktk.flink.sink.writer.WriterStateSerializer;

@@ -2,7 +2,11 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.Compression;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
@@ -84,14 +88,14 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
   /**
    * Builds the sink, checking the configuration against the row type.
    *
-   * @throws ValidationException naming what is missing or wrong
+   * @throws KtkValidationException naming what is missing or wrong
    */
   public KartothekSink build() {
     if (dataset == null) {
-      throw new ValidationException("Cannot build the Kartothek sink: no dataset given; call dataset(uuid)");
+      throw new KtkValidationException("Cannot build the Kartothek sink: no dataset given; call dataset(uuid)");
     }
     if (store == null) {
-      throw new ValidationException("Cannot build the sink of dataset '" + dataset + "': no store given; call "
+      throw new KtkValidationException("Cannot build the sink of dataset '" + dataset + "': no store given; call "
           + "store(url)");
     }
     return new KartothekSink(new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,

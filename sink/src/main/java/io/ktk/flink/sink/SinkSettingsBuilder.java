@@ -2,6 +2,11 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.sink.config.Compression;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.config.WriteMode;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -3,7 +3,8 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.types.IncompatibleSchemaException;
 import java.nio.file.Path;
@@ -167,7 +168,7 @@ class BadInputTest {
         new DataGeneratorSource<>(BadInputTest::rowWithFaults, 100, TestRows.TYPE_INFO),
         WatermarkStrategy.noWatermarks(), "rows"));
     assertThatThrownBy(() -> env.execute("fails"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()
@@ -182,7 +183,7 @@ class BadInputTest {
             WatermarkStrategy.noWatermarks(), "rows")
         .sinkTo(sink(ValidationPolicy.FAIL));
     assertThatThrownBy(() -> env.execute("fails"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()

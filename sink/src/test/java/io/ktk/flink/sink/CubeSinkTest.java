@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DatasetState;
@@ -251,7 +253,7 @@ class CubeSinkTest {
         .build()
         .addTo("seed", seedRows);
     assertThatThrownBy(() -> env.execute("fails"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()
@@ -278,7 +280,7 @@ class CubeSinkTest {
         .build()
         .addTo("weather", second.fromData(List.of(2L)).map(CubeTestRows::weather, CubeTestRows.WEATHER_INFO));
     assertThatThrownBy(() -> second.execute("clashes"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()

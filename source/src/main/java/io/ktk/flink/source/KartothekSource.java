@@ -8,8 +8,8 @@ import io.ktk.flink.source.enumerator.CubeSplitEnumerator;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.reader.CubeSourceReader;
-import io.ktk.flink.source.reader.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplitSerializer;
 import io.ktk.flink.source.split.CubeSplits;
@@ -36,7 +36,7 @@ import org.apache.flink.types.Row;
 
 /**
  * A Flink source (FLIP-27) of a Kartothek cube query: the rows that {@link
- * io.ktk.flink.source.reader.CubeReader} returns in-process, as {@link Row}s; bounded by default,
+ * io.ktk.flink.source.engine.CubeReader} returns in-process, as {@link Row}s; bounded by default,
  * or continuous.
  *
  * <pre>{@code

@@ -2,9 +2,9 @@ package io.ktk.flink.sink.table;
 
 import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.sink.KartothekSinkBuilder;
-import io.ktk.flink.sink.KartothekSinkOptions;
-import io.ktk.flink.sink.ValidationPolicy;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
     String dataset = helper.getOptions().get(KartothekSinkOptions.DATASET);
     String name = context.getObjectIdentifier().asSummaryString();
     if (helper.getOptions().get(KartothekSinkOptions.VALIDATION_POLICY) == ValidationPolicy.DEAD_LETTER) {
-      throw new ValidationException("Cannot create the sink of table " + name + " (dataset '" + dataset + "'): the "
+      throw new KtkValidationException("Cannot create the sink of table " + name + " (dataset '" + dataset + "'): the "
           + "validation policy DEAD_LETTER needs the DataStream API (KartothekSink.addTo), since SQL has no side "
           + "output for rejected records");
     }
@@ -72,7 +72,7 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
     List<String> optionKeys = helper.getOptions().get(KartothekSinkOptions.PARTITION_COLUMNS);
     if (!partitionKeys.isEmpty()) {
       if (!optionKeys.isEmpty() && !optionKeys.equals(partitionKeys)) {
-        throw new ValidationException("Cannot create the sink of table " + name + " (dataset '" + dataset
+        throw new KtkValidationException("Cannot create the sink of table " + name + " (dataset '" + dataset
             + "'): PARTITIONED BY " + partitionKeys + " and '" + KartothekSinkOptions.PARTITION_COLUMNS.key() + "' = "
             + optionKeys + " disagree");
       }

@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.table;
 
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.Map;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -27,7 +27,7 @@ final class KartothekDynamicTableSink implements DynamicTableSink, SupportsParti
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
     if (!requestedMode.containsOnly(RowKind.INSERT)) {
-      throw new ValidationException("Cannot write the query into table " + table + " (dataset '"
+      throw new KtkValidationException("Cannot write the query into table " + table + " (dataset '"
           + sink.config().dataset() + "'): a Kartothek dataset takes inserts only, but the query produces "
           + requestedMode.getContainedKinds() + " changes; write an append-only query (no updating aggregation, "
           + "join or deduplication without a window)");

@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
@@ -36,7 +36,7 @@ public final class CubeContract {
    *
    * @param ids the ids of the datasets the job writes, in the order of {@code configs}
    * @param committed their committed states (version -1 when new), in the same order
-   * @throws ValidationException naming the cube, the dataset and the rule
+   * @throws KtkValidationException naming the cube, the dataset and the rule
    */
   public static List<List<String>> check(CubeSpec cube, List<String> ids, List<KartothekSinkConfig> configs,
       ObjectStore store, List<DatasetState> committed) throws IOException {
@@ -100,7 +100,7 @@ public final class CubeContract {
     }
   }
 
-  private static ValidationException fail(CubeSpec cube, String reason) {
-    return new ValidationException("Cannot write cube '" + cube.name() + "': " + reason);
+  private static KtkValidationException fail(CubeSpec cube, String reason) {
+    return new KtkValidationException("Cannot write cube '" + cube.name() + "': " + reason);
   }
 }

@@ -1,9 +1,9 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.ValidationPolicy;
-import io.ktk.flink.sink.committer.FileBatch;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
@@ -120,7 +120,7 @@ public final class KartothekWriter
       }
       try {
         indexColumns = check.indexColumns(store, committed);
-      } catch (ValidationException e) {
+      } catch (KtkValidationException e) {
         throw new SuppressRestartsException(e);
       }
       this.writerId = writerId(name, checkpoints, restored, context.getRestoredCheckpointId(),
@@ -174,7 +174,7 @@ public final class KartothekWriter
     RowData row = routing.row(d, record);
     try {
       dataset.append(row);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       metrics.recordRejected();
       throw rejected(dataset, e, row);
     }
@@ -183,7 +183,7 @@ public final class KartothekWriter
     }
   }
 
-  private RuntimeException rejected(DatasetWriter dataset, ValidationException e, RowData row) {
+  private RuntimeException rejected(DatasetWriter dataset, KtkValidationException e, RowData row) {
     String record = dataset.validator().render(row);
     if (record.length() > MAX_RECORD_TEXT) {
       record = record.substring(0, MAX_RECORD_TEXT) + "...";
@@ -193,7 +193,7 @@ public final class KartothekWriter
             + " such records to the dead-letter stream"
         : "";
     String message = e.getMessage() + " (record " + record + ")" + hint;
-    return new SuppressRestartsException(new ValidationException(message, e));
+    return new SuppressRestartsException(new KtkValidationException(message, e));
   }
 
   /**

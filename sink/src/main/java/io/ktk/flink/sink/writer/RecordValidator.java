@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.KeyColumns;
 import io.ktk.flink.state.types.TimestampCoercion;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import org.apache.flink.types.RowKind;
 
 /**
  * Decides whether a record may be written to the dataset, and to which partition. A record is
- * refused, with a {@link ValidationException} naming dataset, column, value and rule, when
+ * refused, with a {@link KtkValidationException} naming dataset, column, value and rule, when
  *
  * <ul>
  *   <li>it is not an insert ({@link RowKind#INSERT}): the datasets hold rows, not changes, and an
@@ -101,12 +101,12 @@ public final class RecordValidator {
   /**
    * Checks a record and returns the id of its partition.
    *
-   * @throws ValidationException when the record breaks a rule
+   * @throws KtkValidationException when the record breaks a rule
    */
   public int check(RowData row) {
     if (row.getRowKind() != RowKind.INSERT) {
       RowKind kind = row.getRowKind();
-      throw new ValidationException("Cannot write to dataset '" + dataset + "': the row is a " + kind.shortString()
+      throw new KtkValidationException("Cannot write to dataset '" + dataset + "': the row is a " + kind.shortString()
           + " (" + kind + ") row, and the sink writes inserts (+I) only; a changelog's updates and deletes would "
           + "be stored as new rows. Write an insert-only stream (e.g. filter on the row kind, or convert the "
           + "changelog to its final rows first)");
@@ -141,7 +141,7 @@ public final class RecordValidator {
 
   /** The record as text, for the dead-letter output and messages. */
   public String render(RowData row) {
-    return FlinkValues.render(rowType, row);
+    return RowFieldValues.render(rowType, row);
   }
 
   PartitionRouter router() {

@@ -3,7 +3,7 @@ package io.ktk.flink.sink.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -79,7 +79,7 @@ class KartothekTableSinkTest {
     assertThatThrownBy(() -> tables.executeSql(
             "INSERT INTO events SELECT MAX(id), p, 0.5 FROM (SELECT id, CAST(MOD(id, 3) AS STRING) AS p FROM numbers) "
                 + "GROUP BY p"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString()
             .contains("table default_catalog.default_database.events", "dataset 'events'", "inserts only",
                 "UPDATE_AFTER"));
@@ -92,7 +92,7 @@ class KartothekTableSinkTest {
         + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'lenient', "
         + "'validation-policy' = 'DEAD_LETTER')");
     assertThatThrownBy(() -> tables.executeSql("INSERT INTO lenient SELECT id, 'a' FROM numbers"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString().contains("DEAD_LETTER needs the DataStream API"));
   }
 

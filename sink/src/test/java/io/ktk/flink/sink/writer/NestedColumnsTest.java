@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -215,7 +215,7 @@ class NestedColumnsTest {
           return row;
         }, 1, InternalTypeInfo.of(ROW_TYPE)), WatermarkStrategy.noWatermarks(), "rows"));
     assertThatThrownBy(() -> env.execute("refused"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString()
             .contains("dataset 'refused'", "column 'events'", "2024-05-06T07:08:09.000000001", "would lose precision"));
   }
@@ -223,7 +223,7 @@ class NestedColumnsTest {
   @Test
   void nestedKeyColumnsAreRefused() {
     assertThatThrownBy(() -> KartothekSink.forRowData(ROW_TYPE).store("file:///tmp").dataset("d").indexBy("longs").build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("index column 'longs' has the nested type ARRAY<BIGINT>");
   }
 

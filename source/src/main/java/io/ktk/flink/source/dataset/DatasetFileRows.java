@@ -2,8 +2,8 @@ package io.ktk.flink.source.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.source.engine.RowGroupPruning;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.source.reader.RowGroupPruning;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;

@@ -7,6 +7,7 @@ import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -93,11 +94,11 @@ public final class DatasetScanPlan {
       if (values == null || !snapshot.indexColumns().contains(condition.columnName())) {
         continue;
       }
-      TreeMap<Object, List<String>> index = new TreeMap<>(IndexFile.valueOrder(condition.column().getType()));
+      TreeMap<IndexValue, List<String>> index = new TreeMap<>(IndexFile.keyOrder(condition.column().getType()));
       index.putAll(snapshot.index(condition.columnName()));
       Set<String> labels = new HashSet<>();
       for (Object value : values) {
-        labels.addAll(index.getOrDefault(value, List.of()));
+        labels.addAll(index.getOrDefault(IndexValue.of(value), List.of()));
       }
       if (admitted == null) {
         admitted = labels;

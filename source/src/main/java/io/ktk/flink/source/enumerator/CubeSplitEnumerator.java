@@ -2,7 +2,7 @@ package io.ktk.flink.source.enumerator;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
-import io.ktk.flink.source.reader.QuerySettings;
+import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplits;
 import io.ktk.flink.state.store.ObjectStore;

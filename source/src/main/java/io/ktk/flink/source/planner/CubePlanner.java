@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
- * Plans a cube query as the cube-query seed describes it, from the pinned versions of the cube's
+ * Plans a cube query as Kartothek's query system describes it, from the pinned versions of the cube's
  * datasets and without reading any data file:
  *
  * <ol>
@@ -47,7 +47,7 @@ public final class CubePlanner {
    *
    * @param datasets one snapshot per dataset of the cube, by dataset id; the seed must be among them
    * @throws io.ktk.flink.source.query.InvalidQueryException when the query does not fit the cube
-   * @throws io.ktk.flink.state.ValidationException when the datasets break a cube rule the query relies on
+   * @throws io.ktk.flink.state.KtkValidationException when the datasets break a cube rule the query relies on
    */
   public static QueryPlan plan(CubeSpec cube, Map<String, DatasetSnapshot> datasets, CubeQuery query) {
     return plan(resolve(cube, datasets, query), datasets);

@@ -3,7 +3,7 @@ package io.ktk.flink.source.planner;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
@@ -43,7 +43,7 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
    * ({@link CubeVersions}).
    *
    * @throws NoSuchDatasetException when the store holds no dataset of the cube
-   * @throws ValidationException when the datasets do not mark exactly one seed
+   * @throws KtkValidationException when the datasets do not mark exactly one seed
    */
   public static CubeSnapshot latest(ObjectStore store, String cube) throws IOException {
     requireNonNull(store, "store is null");

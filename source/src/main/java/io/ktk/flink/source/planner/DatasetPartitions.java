@@ -66,7 +66,7 @@ final class DatasetPartitions {
       }
       Set<String> passing = new HashSet<>();
       snapshot.index(column).forEach((value, labels) -> {
-        if (condition.test(value)) {
+        if (condition.test(value.value())) {
           passing.addAll(labels);
         }
       });
@@ -83,7 +83,7 @@ final class DatasetPartitions {
       snapshot.index(column).forEach((value, labels) -> {
         for (String label : labels) {
           valuesByLabel.computeIfAbsent(label, l -> new HashMap<>())
-              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value);
+              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value.value());
         }
       });
     }

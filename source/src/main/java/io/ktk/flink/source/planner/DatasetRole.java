@@ -1,7 +1,7 @@
 package io.ktk.flink.source.planner;
 
 /**
- * How a dataset takes part in a cube query (the cube-query seed's terms).
+ * How a dataset takes part in a cube query (the terms of Kartothek's query system).
  *
  * <ul>
  *   <li>{@link #SEED}: the ground truth of which cells exist; every result row is one of its cells

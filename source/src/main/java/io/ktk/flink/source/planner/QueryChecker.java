@@ -4,7 +4,7 @@ import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.types.ArrowTypeNames;
@@ -51,7 +51,7 @@ final class QueryChecker {
     this.query = query;
     this.subject = "cube '" + cube.name() + "'";
     if (!all.containsKey(cube.seedDatasetId())) {
-      throw new ValidationException("Cannot query " + subject + ": its seed dataset '" + cube.seedDatasetId()
+      throw new KtkValidationException("Cannot query " + subject + ": its seed dataset '" + cube.seedDatasetId()
           + "' is not among the datasets given " + new TreeSet<>(all.keySet()));
     }
     for (String id : query.datasets()) {
@@ -154,18 +154,18 @@ final class QueryChecker {
     for (String id : order) {
       DatasetSnapshot snapshot = datasets.get(id);
       if (!snapshot.uuid().equals(cube.datasetUuid(id))) {
-        throw new ValidationException("Cannot query " + subject + ": dataset '" + id + "' is given as "
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' is given as "
             + snapshot.uuid() + ", expected " + cube.datasetUuid(id));
       }
       List<String> keys = snapshot.partitionKeys().stream().map(Field::getName).toList();
       if (!keys.equals(cube.partitionColumns())) {
-        throw new ValidationException("Cannot query " + subject + ": dataset '" + id + "' is partitioned by " + keys
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' is partitioned by " + keys
             + ", but the cube's partition columns are " + cube.partitionColumns()
             + " (datasets partitioned otherwise are not supported)");
       }
       Schema schema = snapshot.schema();
       if (schema == null) {
-        throw new ValidationException("Cannot query " + subject + ": dataset '" + id + "' has no schema");
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' has no schema");
       }
       Set<String> own = new TreeSet<>();
       for (Field field : schema.getFields()) {
@@ -175,11 +175,11 @@ final class QueryChecker {
           columns.put(field.getName(), field);
           typedBy.put(field.getName(), id);
         } else if (!cube.cellColumns().contains(field.getName())) {
-          throw new ValidationException("Cannot query " + subject + ": payload column '" + field.getName()
+          throw new KtkValidationException("Cannot query " + subject + ": payload column '" + field.getName()
               + "' is in datasets '" + typedBy.get(field.getName()) + "' and '" + id
               + "' (rule: a payload column belongs to one dataset)");
         } else if (!known.getType().equals(field.getType())) {
-          throw new ValidationException("Cannot query " + subject + ": column '" + field.getName() + "' has type "
+          throw new KtkValidationException("Cannot query " + subject + ": column '" + field.getName() + "' has type "
               + ArrowTypeNames.name(known) + " in dataset '" + typedBy.get(field.getName()) + "' but "
               + ArrowTypeNames.name(field) + " in dataset '" + id + "'; datasets are joined on it");
         }
@@ -188,7 +188,7 @@ final class QueryChecker {
     }
     for (String column : cube.cellColumns()) {
       if (!columnsByDataset.get(cube.seedDatasetId()).contains(column)) {
-        throw new ValidationException("Cannot query " + subject + ": the seed dataset '" + cube.seedDatasetId()
+        throw new KtkValidationException("Cannot query " + subject + ": the seed dataset '" + cube.seedDatasetId()
             + "' lacks column '" + column + "' (rule: the seed has every dimension and partition column)");
       }
     }

@@ -2,7 +2,7 @@ package io.ktk.flink.source.query;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.util.ArrayList;
@@ -28,12 +28,12 @@ public final class TypedCondition {
   private final Field column;
   private final Comparator<Object> order;
   /** Comparison and In: the operator and the typed literals; Interval: null and [lower, upper]. */
-  private final Operator operator;
+  private final ComparisonOperator operator;
   private final List<Object> values;
   private final boolean lowerInclusive;
   private final boolean upperInclusive;
 
-  private TypedCondition(Condition condition, Field column, Comparator<Object> order, Operator operator,
+  private TypedCondition(Condition condition, Field column, Comparator<Object> order, ComparisonOperator operator,
       List<Object> values, boolean lowerInclusive, boolean upperInclusive) {
     this.condition = condition;
     this.column = column;
@@ -61,7 +61,7 @@ public final class TypedCondition {
     Comparator<Object> order;
     try {
       order = IndexFile.valueOrder(column.getType());
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` is on column '"
           + column.getName() + "' of type " + ArrowTypeNames.name(column)
           + ", but conditions support columns of primitive types only");
@@ -75,7 +75,7 @@ public final class TypedCondition {
       for (Literal literal : in.literals()) {
         typed.add(typed(condition, column, literal, subject));
       }
-      return new TypedCondition(condition, column, order, Operator.IN, List.copyOf(typed), true, true);
+      return new TypedCondition(condition, column, order, ComparisonOperator.IN, List.copyOf(typed), true, true);
     }
     Condition.Interval interval = (Condition.Interval) condition;
     return new TypedCondition(condition, column, order, null,
@@ -122,7 +122,7 @@ public final class TypedCondition {
       int high = order.compare(value, values.get(1));
       return (lowerInclusive ? low >= 0 : low > 0) && (upperInclusive ? high <= 0 : high < 0);
     }
-    if (operator == Operator.IN) {
+    if (operator == ComparisonOperator.IN) {
       for (Object literal : values) {
         if (order.compare(value, literal) == 0) {
           return true;
@@ -134,7 +134,7 @@ public final class TypedCondition {
   }
 
   /** The operator; null for an interval ({@code lower <(=) x <(=) upper}). */
-  public Operator operator() {
+  public ComparisonOperator operator() {
     return operator;
   }
 
@@ -160,7 +160,7 @@ public final class TypedCondition {
 
   /** The values the condition admits when they are a finite set ({@code ==}, {@code in}), else null. */
   public List<Object> admittedValues() {
-    return operator == Operator.EQ || operator == Operator.IN ? values : null;
+    return operator == ComparisonOperator.EQ || operator == ComparisonOperator.IN ? values : null;
   }
 
   /** The condition's text form. */

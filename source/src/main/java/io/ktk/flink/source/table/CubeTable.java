@@ -8,7 +8,7 @@ import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import io.ktk.flink.state.types.FlinkArrowTypes;
@@ -84,7 +84,7 @@ record CubeTable(
    * Checks the declared row type against the cube at {@code snapshot}.
    *
    * @param partitionKeys the table's {@code PARTITIONED BY} columns (empty or the cube's partition columns)
-   * @throws ValidationException naming the table, the cube and the column, when a column is unknown,
+   * @throws KtkValidationException naming the table, the cube and the column, when a column is unknown,
    *     typed otherwise than the cube types it, or cannot be read by this source
    */
   static CubeTable check(String name, String storeUrl, Map<String, String> storeOptions, CubeSnapshot snapshot,
@@ -101,7 +101,7 @@ record CubeTable(
       resolved = snapshot.resolve(CubeQuery.builder().columns(names).dimensionColumns(dimensions)
           .datasets(datasets).build());
     } catch (InvalidQueryException e) {
-      throw new ValidationException(subject + e.getMessage(), e);
+      throw new KtkValidationException(subject + e.getMessage(), e);
     }
     Set<String> keyColumns = new TreeSet<>(snapshot.spec().cellColumns());
     List<Field> columns = resolved.output().getFields();
@@ -110,25 +110,25 @@ record CubeTable(
       LogicalType type = declared.getTypeAt(i);
       String expected = readableType(subject, column);
       if (!type.copy(true).asSummaryString().equals(expected)) {
-        throw new ValidationException(subject + "column '" + column.getName() + "' is declared " + type
+        throw new KtkValidationException(subject + "column '" + column.getName() + "' is declared " + type
             + ", but the cube holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
             + expected);
       }
       if (!type.isNullable() && !keyColumns.contains(column.getName())) {
-        throw new ValidationException(subject + "column '" + column.getName() + "' is declared NOT NULL, but it is"
+        throw new KtkValidationException(subject + "column '" + column.getName() + "' is declared NOT NULL, but it is"
             + " a payload column, which is null where its dataset lacks a cell; only partition and dimension columns "
             + snapshot.spec().cellColumns() + " may be NOT NULL");
       }
     }
     if (!partitionKeys.isEmpty()) {
       if (!partitionKeys.equals(snapshot.spec().partitionColumns())) {
-        throw new ValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the cube's"
+        throw new KtkValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the cube's"
             + " partition columns " + snapshot.spec().partitionColumns() + "; name them all, in order, or leave out"
             + " PARTITIONED BY");
       }
       for (Field column : resolved.partitionColumns()) {
         if (!PartitionStrings.supports(column.getType())) {
-          throw new ValidationException(subject + "partition column '" + column.getName() + "' has type "
+          throw new KtkValidationException(subject + "partition column '" + column.getName() + "' has type "
               + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
               + " PARTITIONED BY (filters on the column are still pushed down)");
         }
@@ -148,7 +148,7 @@ record CubeTable(
     ArrowType type = column.getType();
     if (type instanceof ArrowType.Time time && (time.getUnit() == TimeUnit.MICROSECOND
         || time.getUnit() == TimeUnit.NANOSECOND)) {
-      throw new ValidationException(subject + "column '" + column.getName() + "' has type "
+      throw new KtkValidationException(subject + "column '" + column.getName() + "' has type "
           + ArrowTypeNames.name(column) + ", which Flink's TIME cannot hold without losing precision; leave the"
           + " column out of the table");
     }
@@ -156,11 +156,11 @@ record CubeTable(
     try {
       logical = FlinkArrowTypes.toLogicalType(column);
     } catch (UnsupportedTypeException e) {
-      throw new ValidationException(subject + e.getMessage(), e);
+      throw new KtkValidationException(subject + e.getMessage(), e);
     }
     LogicalTypeRoot root = logical.getTypeRoot();
     if (root == LogicalTypeRoot.ARRAY || root == LogicalTypeRoot.ROW || root == LogicalTypeRoot.NULL) {
-      throw new ValidationException(subject + "column '" + column.getName() + "' has type "
+      throw new KtkValidationException(subject + "column '" + column.getName() + "' has type "
           + ArrowTypeNames.name(column) + ", which the SQL source does not read yet (primitive columns only); leave"
           + " the column out of the table");
     }

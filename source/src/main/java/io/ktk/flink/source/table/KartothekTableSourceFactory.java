@@ -1,7 +1,7 @@
 package io.ktk.flink.source.table;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
@@ -67,11 +67,11 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
     List<String> datasets = helper.getOptions().get(KartothekTableSourceOptions.DATASETS);
     String name = context.getObjectIdentifier().asSummaryString();
     if ((cube == null) == (dataset == null)) {
-      throw new ValidationException("Cannot create the source of table " + name + ": give exactly one of the options"
+      throw new KtkValidationException("Cannot create the source of table " + name + ": give exactly one of the options"
           + " 'cube' and 'dataset' (given: " + (cube == null ? "neither" : "both") + ")");
     }
     if (dataset != null && !datasets.isEmpty()) {
-      throw new ValidationException("Cannot create the source of table " + name + ": option 'datasets' " + datasets
+      throw new KtkValidationException("Cannot create the source of table " + name + ": option 'datasets' " + datasets
           + " is for cubes; a table of dataset '" + dataset + "' has no other datasets");
     }
     Map<String, String> storeOptions = new TreeMap<>();
@@ -94,11 +94,11 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the source of table " + name + ": cannot read " + what + " in "
           + storeUrl + ": " + e.getMessage(), e);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Cannot create the source of table")) {
         throw e;
       }
-      throw new ValidationException("Cannot create the source of table " + name + ": " + e.getMessage(), e);
+      throw new KtkValidationException("Cannot create the source of table " + name + ": " + e.getMessage(), e);
     }
   }
 }

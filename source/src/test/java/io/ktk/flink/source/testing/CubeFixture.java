@@ -2,11 +2,12 @@ package io.ktk.flink.source.testing;
 
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -108,7 +109,7 @@ public final class CubeFixture {
     /** Commits one file per entry: file id to rows (all of one partition). */
     public DatasetWriter commitFiles(Map<String, List<List<Object>>> filesById) throws IOException {
       List<DataFile> files = new ArrayList<>();
-      Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
+      Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
       indexColumns.forEach(column -> index.put(column, new LinkedHashMap<>()));
       List<WrittenFile> pending = new ArrayList<>();
       for (Map.Entry<String, List<List<Object>>> e : filesById.entrySet()) {
@@ -141,7 +142,7 @@ public final class CubeFixture {
           for (List<Object> row : rows) {
             Object value = row.get(position);
             if (value != null) {
-              List<String> labels = index.get(column).computeIfAbsent(value, v -> new ArrayList<>());
+              List<String> labels = index.get(column).computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>());
               if (!labels.contains(label.toString())) {
                 labels.add(label.toString());
               }
@@ -150,7 +151,7 @@ public final class CubeFixture {
         }
         pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
       }
-      CommitRequest request = CommitRequest.append(spec.partitionColumns(), schema, files)
+      DatasetChange request = DatasetChange.append(spec.partitionColumns(), schema, files)
           .withIndex(indexColumns, index)
           .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
       long version = log.commit(request).version();

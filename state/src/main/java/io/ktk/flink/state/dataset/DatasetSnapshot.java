@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -156,7 +157,7 @@ public final class DatasetSnapshot {
   }
 
   /** A secondary index: value to the labels of the files holding it. */
-  public Map<Object, List<String>> index(String column) {
+  public Map<IndexValue, List<String>> index(String column) {
     requireNonNull(column, "column is null");
     if (!state.indexColumns().contains(column)) {
       throw new IllegalArgumentException("Column '" + column + "' of dataset '" + uuid() + "' has no index; indexed: "

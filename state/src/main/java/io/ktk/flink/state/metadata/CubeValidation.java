@@ -2,7 +2,7 @@ package io.ktk.flink.state.metadata;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -33,7 +33,7 @@ import java.util.function.Function;
  *       DuplicateCellDetector}, which checks rows as they stream by.
  * </ol>
  *
- * <p>Every violation throws a {@link ValidationException} naming the cube, the dataset(s), the columns
+ * <p>Every violation throws a {@link KtkValidationException} naming the cube, the dataset(s), the columns
  * and the rule. Datasets are checked in the order of their ids, so the first error is deterministic.
  */
 public final class CubeValidation {
@@ -59,22 +59,22 @@ public final class CubeValidation {
    * Finds the cube the datasets form: the one dataset marked as seed records the cube.
    *
    * @param datasetsById the cube's datasets by dataset id
-   * @throws ValidationException when no or more than one dataset is marked as seed
+   * @throws KtkValidationException when no or more than one dataset is marked as seed
    */
   public static CubeSpec discover(String cube, Map<String, DatasetMetadata> datasetsById) {
     CubeNames.checkName("cube name", cube);
     List<String> seeds = seeds(datasetsById);
     if (seeds.isEmpty()) {
-      throw new ValidationException("Cannot read cube " + cube + ": none of its datasets " + new TreeSet<>(
+      throw new KtkValidationException("Cannot read cube " + cube + ": none of its datasets " + new TreeSet<>(
           datasetsById.keySet()) + " is marked as seed (" + CubeMetadataKeys.IS_SEED + "); rule: exactly one seed");
     }
     if (seeds.size() > 1) {
-      throw new ValidationException("Cannot read cube " + cube + ": datasets " + seeds + " are all marked as seed ("
+      throw new KtkValidationException("Cannot read cube " + cube + ": datasets " + seeds + " are all marked as seed ("
           + CubeMetadataKeys.IS_SEED + "); rule: exactly one seed");
     }
     CubeSpec spec = CubeMetadataKeys.readSpec(datasetsById.get(seeds.get(0)));
     if (!spec.name().equals(cube)) {
-      throw new ValidationException("Cannot read cube " + cube + ": its seed " + datasetsById.get(seeds.get(0)).uuid()
+      throw new KtkValidationException("Cannot read cube " + cube + ": its seed " + datasetsById.get(seeds.get(0)).uuid()
           + " belongs to cube " + spec.name());
     }
     return spec;
@@ -83,7 +83,7 @@ public final class CubeValidation {
   /**
    * Checks rules 1 to 7 over all datasets of the cube.
    *
-   * @throws ValidationException for the first broken rule
+   * @throws KtkValidationException for the first broken rule
    */
   public static void validate(CubeSpec cube, Collection<CubeDataset> datasets) {
     requireNonNull(cube, "cube is null");
@@ -197,7 +197,7 @@ public final class CubeValidation {
     }
   }
 
-  private static ValidationException fail(CubeSpec cube, String reason) {
-    return new ValidationException("Cannot accept cube " + cube.name() + ": " + reason);
+  private static KtkValidationException fail(CubeSpec cube, String reason) {
+    return new KtkValidationException("Cannot accept cube " + cube.name() + ": " + reason);
   }
 }

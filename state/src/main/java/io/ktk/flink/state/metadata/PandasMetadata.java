@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -124,7 +124,7 @@ public final class PandasMetadata {
       case Struct:
         return "object";
       default:
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot describe column " + path + " of type " + ArrowTypeNames.name(field)
                 + " for pandas: the type is not supported");
     }

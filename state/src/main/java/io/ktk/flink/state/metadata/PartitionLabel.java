@@ -3,7 +3,7 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -78,7 +78,7 @@ public record PartitionLabel(List<Value> values, String fileId) {
   /**
    * A label for typed values of the partition keys.
    *
-   * @throws io.ktk.flink.state.ValidationException when a key's type or value cannot be a partition
+   * @throws io.ktk.flink.state.KtkValidationException when a key's type or value cannot be a partition
    *     value, or its segment would be longer than {@value #MAX_SEGMENT_BYTES} bytes
    */
   public static PartitionLabel of(List<Field> partitionKeys, List<?> values, String fileId) {
@@ -105,7 +105,7 @@ public record PartitionLabel(List<Value> values, String fileId) {
       if (shown.length() > 60) {
         shown = shown.substring(0, 60) + "... (" + shown.codePointCount(0, shown.length()) + " characters)";
       }
-      throw new ValidationException("Cannot use " + shown + " as a partition value of column " + value.column()
+      throw new KtkValidationException("Cannot use " + shown + " as a partition value of column " + value.column()
           + ": its directory name " + segment.substring(0, 40) + "... is " + segment.length()
           + " bytes long once percent-encoded, and a file or directory name may have at most " + MAX_SEGMENT_BYTES);
     }

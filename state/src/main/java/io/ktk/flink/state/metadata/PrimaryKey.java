@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,30 +59,30 @@ public final class PrimaryKey {
    * Checks a key against the dataset: its columns exist, once each, and include every partition
    * column.
    *
-   * @throws ValidationException naming the dataset, the key and what is wrong
+   * @throws KtkValidationException naming the dataset, the key and what is wrong
    */
   public static void check(String dataset, List<String> key, List<String> partitionColumns, Schema schema) {
     if (key.isEmpty()) {
-      throw new ValidationException("Cannot use an empty primary key for dataset '" + dataset + "'");
+      throw new KtkValidationException("Cannot use an empty primary key for dataset '" + dataset + "'");
     }
     if (key.stream().distinct().count() != key.size()) {
-      throw new ValidationException("Cannot use the primary key " + key + " for dataset '" + dataset
+      throw new KtkValidationException("Cannot use the primary key " + key + " for dataset '" + dataset
           + "': it names a column twice");
     }
     for (String column : key) {
       if (schema.getFields().stream().noneMatch(field -> field.getName().equals(column))) {
-        throw new ValidationException("Cannot use the primary key " + key + " for dataset '" + dataset
+        throw new KtkValidationException("Cannot use the primary key " + key + " for dataset '" + dataset
             + "': column '" + column + "' is not in its schema " + schema.getFields().stream().map(f -> f.getName())
             .toList());
       }
       if (column.equals(DELETED_COLUMN)) {
-        throw new ValidationException("Cannot use the primary key " + key + " for dataset '" + dataset + "': '"
+        throw new KtkValidationException("Cannot use the primary key " + key + " for dataset '" + dataset + "': '"
             + DELETED_COLUMN + "' is reserved");
       }
     }
     for (String partition : partitionColumns) {
       if (!key.contains(partition)) {
-        throw new ValidationException("Cannot use the primary key " + key + " for dataset '" + dataset
+        throw new KtkValidationException("Cannot use the primary key " + key + " for dataset '" + dataset
             + "': it lacks the partition column '" + partition + "'. The key must contain every partition column: "
             + "an update could otherwise move a row to another partition, and its old row would stay in the old "
             + "partition (a checkpoint writes only what changed)");

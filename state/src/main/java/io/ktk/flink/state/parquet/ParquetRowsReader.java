@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -247,10 +247,10 @@ public final class ParquetRowsReader implements AutoCloseable {
    * dictionary entries decoded once); nested columns are assembled into typed values. Throws as
    * {@link #rows} does, with {@link IOException} for store failures.
    */
-  public List<ColumnVector> readColumns(int index, List<String> columns) throws IOException {
+  public List<TypedVector> readColumns(int index, List<String> columns) throws IOException {
     Projection projection = project(columns);
     int count = Math.toIntExact(footer.getBlocks().get(index).getRowCount());
-    ColumnVector[] vectors = new ColumnVector[columns.size()];
+    TypedVector[] vectors = new TypedVector[columns.size()];
     List<String> nested = new ArrayList<>();
     List<Type> flat = new ArrayList<>();
     for (Type field : projection.requested.getFields()) {
@@ -284,7 +284,7 @@ public final class ParquetRowsReader implements AutoCloseable {
     return Arrays.asList(vectors);
   }
 
-  private void readFlat(int index, MessageType requested, int count, List<String> columns, ColumnVector[] vectors)
+  private void readFlat(int index, MessageType requested, int count, List<String> columns, TypedVector[] vectors)
       throws IOException {
     VectorConverters.Filler[] fillers = new VectorConverters.Filler[requested.getFieldCount()];
     for (int i = 0; i < fillers.length; i++) {
@@ -308,7 +308,7 @@ public final class ParquetRowsReader implements AutoCloseable {
           new ColumnReadStoreImpl(pages, root, requested, footer.getFileMetaData().getCreatedBy());
       for (int i = 0; i < fillers.length; i++) {
         ColumnDescriptor descriptor = requested.getColumns().get(i);
-        ColumnVector vector = fillers[i].vector();
+        TypedVector vector = fillers[i].vector();
         vectors[columns.indexOf(requested.getType(i).getName())] = vector;
         if (pages.getPageReader(descriptor) instanceof ParquetChunks.ChunkPages chunk
             && FlatPageDecoder.canDecode(descriptor, chunk)) {

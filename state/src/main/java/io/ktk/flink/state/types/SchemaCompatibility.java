@@ -22,7 +22,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Decides whether a micro-batch may be appended to a dataset, given the dataset's committed
  * schema, and what the committed schema becomes when it is.
  *
- * <p>Rules (DESIGN section 3 and the type-system seed):
+ * <p>Rules (Kartothek's table type system):
  * <ul>
  *   <li>The batch has exactly the committed columns; order does not matter. Missing and extra
  *       columns are named in the error.

@@ -12,7 +12,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Kartothek's type normalization: the type a column has in the common metadata, given the type a
- * data file or a micro-batch has. Exactly the seed's table:
+ * data file or a micro-batch has. Exactly the table of Kartothek's type system documentation:
  *
  * <pre>
  * int8, int16, int32, int64                 -> int64
@@ -23,10 +23,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * anything else                             -> unchanged (string, timestamps, decimals, structs, ...)
  * </pre>
  *
- * <p>Examples from the seed: {@code norm(list[dictionary[int8, int8, 1]]) = list[int64]},
+ * <p>Examples from that documentation: {@code norm(list[dictionary[int8, int8, 1]]) = list[int64]},
  * {@code norm(dictionary[list[int8], int8, 1]) = list[int64]}.
  *
- * <p>Decisions where the seed is silent:
+ * <p>Decisions where it is silent:
  * <ul>
  *   <li>{@code large_list<T>} becomes {@code large_list<item: norm(T)>}: the container stays as
  *       it is (plateau leaves {@code large_list} alone), but its elements are normalized so that
@@ -34,7 +34,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       class, compares normalized elements on both sides.
  *   <li>A normalized list's element field is named {@code item} and is nullable, as pyarrow's
  *       {@code pa.list_(t)} (which plateau uses) builds it.
- *   <li>Structs are unchanged, including their children: the seed does not normalize structs.
+ *   <li>Structs are unchanged, including their children: the documentation does not normalize structs.
  *   <li>{@code large_string} stays {@code large_string}; {@link SchemaCompatibility} treats it as
  *       the same class as {@code string} instead.
  *   <li>The field's own name, nullability and metadata are kept.

@@ -1,6 +1,6 @@
 /**
- * The Kartothek type system over Arrow types (DESIGN sections 3 and 4, seed
- * {@code kartothek-type-system.txt}).
+ * The Kartothek type system over Arrow types (Kartothek's table type system;
+ * {@code docs/design.md}, sections 3 and 4).
  *
  * <ul>
  *   <li>{@link io.ktk.flink.state.types.FlinkArrowTypes}: Flink {@code LogicalType} to Arrow

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,10 +72,10 @@ class CubeValidationTest {
 
     assertThatThrownBy(() -> CubeValidation.discover("weather",
             Map.of("seed", seed().metadata(), "enrich", secondSeed.metadata())))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot read cube weather: datasets [enrich, seed] are all marked as seed");
     assertThatThrownBy(() -> CubeValidation.discover("weather", Map.of("enrich", enrich().metadata())))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot read cube weather: none of its datasets [enrich] is marked as seed");
   }
 
@@ -138,7 +138,7 @@ class CubeValidationTest {
     CubeValidation.checkNoDuplicateCells(CUBE, "seed", cells);
     cells.add(List.of("DE", "Hamburg", 1L));
     assertThatThrownBy(() -> CubeValidation.checkNoDuplicateCells(CUBE, "seed", cells))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot accept dataset seed of cube weather: duplicate cell"
             + " (country='DE', city='Hamburg', sensor=1) (rule: the cell columns [country, city, sensor]");
   }
@@ -150,7 +150,7 @@ class CubeValidationTest {
     keys.add(new byte[] {1, 3});
     assertThatThrownBy(() -> CubeValidation.checkNoDuplicateCellKeys(CUBE, "enrich", keys,
             k -> List.of("DE", "key" + k[1], 7L)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("duplicate cell (country='DE', city='key3', sensor=7)");
   }
 
@@ -168,12 +168,12 @@ class CubeValidationTest {
   }
 
   private static void assertSpecRefused(Runnable build, String reason) {
-    assertThatThrownBy(build::run).isInstanceOf(ValidationException.class).hasMessageContaining(reason);
+    assertThatThrownBy(build::run).isInstanceOf(KtkValidationException.class).hasMessageContaining(reason);
   }
 
   private static void assertInvalid(List<CubeValidation.CubeDataset> datasets, String reason) {
     assertThatThrownBy(() -> CubeValidation.validate(CUBE, datasets))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageStartingWith("Cannot accept cube weather: ")
         .hasMessageContaining(reason);
   }

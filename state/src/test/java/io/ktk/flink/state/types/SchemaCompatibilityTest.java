@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -154,7 +154,7 @@ class SchemaCompatibilityTest {
     assertThatThrownBy(() -> SchemaCompatibility.check("sales", schema(col("id", INT64), committed),
         schema(offered, col("id", INT64))))
         .isInstanceOf(IncompatibleSchemaException.class)
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageStartingWith("Cannot append to dataset 'sales': column 'c' has type ")
         .hasMessageContaining(rule);
   }

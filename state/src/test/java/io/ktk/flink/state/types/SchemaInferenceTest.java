@@ -92,7 +92,7 @@ class SchemaInferenceTest {
 
   @Test
   void decimalsWidenToTheLargestIntegerPartAndScale() {
-    // The seed's pandas example: 110.12 and 20.00 give decimal(5, 2); 123.45 and 1.2345 give (7, 4) in pyarrow.
+    // The type system documentation's pandas example: 110.12 and 20.00 give decimal(5, 2); 123.45 and 1.2345 give (7, 4) in pyarrow.
     assertThat(SchemaInference.inferField("c", values(new BigDecimal("110.12"), new BigDecimal("20.00"))))
         .isEqualTo(col("c", decimal(5, 2)));
     assertThat(SchemaInference.inferField("c", values(new BigDecimal("123.45"), new BigDecimal("1.2345"))))

@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class TypeNormalizationTest {
 
-  // --- The seed's normalization table, line by line ---
+  // --- The type system documentation's normalization table, line by line ---
 
   @Test
   void normInt8IsInt64() {
@@ -69,7 +69,7 @@ class TypeNormalizationTest {
     assertThat(normalize(col("c", UINT64))).isEqualTo(col("c", UINT64));
   }
 
-  /** The seed writes "norm(float8)"; Arrow has no float8, its smallest float is float16. */
+  /** The documentation writes "norm(float8)"; Arrow has no float8, its smallest float is float16. */
   @Test
   void normSmallestFloatIsFloat64() {
     assertThat(normalize(col("c", FLOAT16))).isEqualTo(col("c", FLOAT64));
