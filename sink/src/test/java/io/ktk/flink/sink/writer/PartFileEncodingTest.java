@@ -69,6 +69,19 @@ class PartFileEncodingTest {
   }
 
   @Test
+  void everyPageCarriesAChecksum() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    DataFile file = write(store);
+
+    try (ParquetRowsReader reader = ParquetRowsReader.open(store, "ds/table/" + file.label() + ".parquet")) {
+      ParquetRowsReader.PageChecksumCount pages = reader.verifyPageChecksums();
+      assertThat(pages.withoutChecksum()).isZero();
+      // six columns, two of them with a dictionary page before their data pages
+      assertThat(pages.verified()).isGreaterThanOrEqualTo(8);
+    }
+  }
+
+  @Test
   void columnsJudgeTheirDistinctnessOnTheirFirstValues() {
     assertThat(column(DataTypes.BIGINT(), 5_000, i -> (long) i).mostlyDistinct()).as("ids").isTrue();
     assertThat(column(DataTypes.DOUBLE(), 5_000, i -> i * 0.5).mostlyDistinct()).as("measurements").isTrue();
