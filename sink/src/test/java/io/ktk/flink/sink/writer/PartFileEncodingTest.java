@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.parquet.PageChecksumCount;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -74,7 +75,7 @@ class PartFileEncodingTest {
     DataFile file = write(store);
 
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "ds/table/" + file.label() + ".parquet")) {
-      ParquetRowsReader.PageChecksumCount pages = reader.verifyPageChecksums();
+      PageChecksumCount pages = reader.verifyPageChecksums();
       assertThat(pages.withoutChecksum()).isZero();
       // six columns, two of them with a dictionary page before their data pages
       assertThat(pages.verified()).isGreaterThanOrEqualTo(8);

@@ -139,14 +139,14 @@ final class ParquetChunks {
    * one, without decompressing or decoding anything; throws {@link PageChecksumException} at the
    * first page that fails.
    */
-  static ParquetRowsReader.PageChecksumCount verifyRowGroup(String name, SeekableInputStream in, int rowGroup,
+  static PageChecksumCount verifyRowGroup(String name, SeekableInputStream in, int rowGroup,
       BlockMetaData block) throws IOException {
     long[] counts = new long[2];
     for (ColumnChunkMetaData chunk : block.getColumns()) {
       walkPages(name, rowGroup, chunk, chunkBytes(name, in, chunk), true,
           (header, start, size) -> counts[header.isSetCrc() ? 0 : 1]++);
     }
-    return new ParquetRowsReader.PageChecksumCount(counts[0], counts[1]);
+    return new PageChecksumCount(counts[0], counts[1]);
   }
 
   private static byte[] chunkBytes(String name, SeekableInputStream in, ColumnChunkMetaData chunk)

@@ -371,12 +371,6 @@ public final class ParquetRowsReader implements AutoCloseable {
     return new PageChecksumCount(verified, unverifiable);
   }
 
-  /**
-   * The pages of a file whose CRC was checked, and those without a CRC (pyarrow writes none unless
-   * asked to, so plateau's files have none).
-   */
-  public record PageChecksumCount(long verified, long withoutChecksum) {}
-
   @Override
   public void close() throws IOException {
     in.close();

@@ -60,7 +60,7 @@ class PageChecksumTest {
   void everyPageOfOurFilesCarriesAChecksumThatPyarrowAccepts() throws IOException {
     for (String name : List.of("ours.parquet", "ours-dictionary.parquet")) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, name)) {
-        ParquetRowsReader.PageChecksumCount pages = reader.verifyPageChecksums();
+        PageChecksumCount pages = reader.verifyPageChecksums();
         assertThat(pages.withoutChecksum()).as(name).isZero();
         assertThat(pages.verified()).as(name).isGreaterThan(3L * reader.rowGroups().size());
         assertThat(reader.readAll(List.of("id", "word", "v"))).as(name).hasSize(ROWS);
@@ -90,7 +90,7 @@ class PageChecksumTest {
   @Test
   void aFileWithoutChecksumsReadsUnverified() throws IOException {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "pyarrow-plain.parquet")) {
-      ParquetRowsReader.PageChecksumCount pages = reader.verifyPageChecksums();
+      PageChecksumCount pages = reader.verifyPageChecksums();
       assertThat(pages.verified()).isZero();
       assertThat(pages.withoutChecksum()).isPositive();
       List<List<Object>> rows = reader.readAll(List.of("id", "word", "v"));
