@@ -9,9 +9,8 @@ import io.ktk.flink.state.parquet.ParquetCodecs;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.parquet.StoreOutputFile;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.types.SchemaInference;
 import java.io.IOException;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,16 +28,17 @@ import org.apache.parquet.schema.MessageType;
  * Writes a partition buffer as one Parquet file, {@code <uuid>/table/<label>.parquet}, straight
  * from its column arrays: row by row, each leaf column's writer gets the next value or a null
  * with its levels (no record assembly, no boxing), and the column store cuts pages and row groups
- * by size. The recipe
- * of {@code ParquetRowsWriter} without Hadoop: {@link ParquetFileWriter} over a {@link
- * StoreOutputFile}, a {@link ColumnChunkPageWriteStore} with our codecs, version 1 data pages,
- * dictionary encoding (except for columns whose values are mostly distinct, which Parquet would
- * re-encode plainly anyway), statistics and column indexes on.
+ * by size. The recipe of {@code ParquetRowsWriter} without Hadoop: {@link ParquetFileWriter} over
+ * a {@link StoreOutputFile}, a {@link ColumnChunkPageWriteStore} with our codecs, version 1 data
+ * pages, dictionary encoding (except for columns whose values are mostly distinct, which Parquet
+ * would re-encode plainly anyway), statistics, column indexes and page CRCs on.
  *
- * <p>The file's schema is the buffer's physical schema: the declared data columns, each nullable,
- * except that a column without a single value has type {@code null} ({@link SchemaInference}).
- * The footer carries {@code ARROW:schema} (with the {@code pandas} entry in it) and {@code
- * pandas}, as files written by pyarrow from pandas do. The object appears whole when the writer
+ * <p>The file's schema is the declared data columns, each nullable, whatever the values: a column
+ * whose values in this file are all null keeps its declared type (physical type and logical
+ * annotation, every value null), so that plateau and pandas read it as the type the other files
+ * have ({@code float64}, {@code str}, {@code datetime64}) and not as the Arrow {@code null} type,
+ * which pandas turns into {@code object}. The footer carries {@code ARROW:schema} (with the {@code
+ * pandas} entry in it) and {@code pandas}, as files written by pyarrow from pandas do. The object appears whole when the writer
  * closes; after a failure nothing is left.
  */
 final class PartFileWriter {
@@ -49,7 +49,7 @@ final class PartFileWriter {
   private final Schema declared;
   private final ParquetWriteOptions options;
   private final ParquetProperties properties;
-  private final Map<Schema, Map<String, String>> footers = new HashMap<>();
+  private final Map<String, String> footer;
 
   PartFileWriter(ObjectStore store, String dataset, Schema declaredDataColumns, ParquetWriteOptions options) {
     this.store = store;
@@ -57,16 +57,12 @@ final class PartFileWriter {
     this.declared = declaredDataColumns;
     this.options = options;
     this.properties = options.properties();
+    this.footer = footer(declaredDataColumns);
   }
 
   /** Writes the rows of {@code buffer} as the file of {@code label}. */
   DataFile write(PartitionBuffer buffer, PartitionLabel label) throws IOException {
-    boolean[] hasValue = new boolean[buffer.columnCount()];
-    for (int c = 0; c < hasValue.length; c++) {
-      hasValue[c] = buffer.column(c).hasValues();
-    }
-    Schema physical = SchemaInference.physicalSchema(declared, hasValue);
-    MessageType parquetSchema = ArrowParquetSchemas.toParquet(physical);
+    MessageType parquetSchema = ArrowParquetSchemas.toParquet(declared);
     String key = dataset + "/table/" + label + ".parquet";
     StoreOutputFile file = new StoreOutputFile(store, key);
     CompressionCodecFactory.BytesInputCompressor compressor =
@@ -74,8 +70,8 @@ final class PartFileWriter {
     try {
       ParquetFileWriter fileWriter = options.startFileWriter(file, parquetSchema, properties);
       writeRows(buffer, fileWriter, parquetSchema, compressor);
-      fileWriter.end(footer(physical));
-      return new DataFile(label.toString(), buffer.rows(), fileWriter.getPos(), physical);
+      fileWriter.end(footer);
+      return new DataFile(label.toString(), buffer.rows(), fileWriter.getPos(), declared);
     } catch (IOException | RuntimeException e) {
       file.abort();
       throw e;
@@ -89,21 +85,18 @@ final class PartFileWriter {
     int columnCount = buffer.columnCount();
     List<ColumnDescriptor> descriptors = schema.getColumns();
     ColumnBuffer[] columns = new ColumnBuffer[columnCount];
-    // A column without values is one leaf of type null, whatever it is declared as.
-    boolean[] empty = new boolean[columnCount];
     int[] firstLeaf = new int[columnCount];
     int leaves = 0;
     for (int c = 0; c < columnCount; c++) {
       columns[c] = buffer.column(c);
       columns[c].startWriting();
-      empty[c] = !columns[c].hasValues();
       firstLeaf[c] = leaves;
-      leaves += empty[c] ? 1 : columns[c].leafCount();
+      leaves += columns[c].leafCount();
     }
     if (leaves != descriptors.size()) {
       throw new IllegalStateException("Cannot write " + leaves + " leaf columns for the schema " + schema);
     }
-    ParquetProperties fileProperties = withoutHopelessDictionaries(columns, empty, firstLeaf, descriptors);
+    ParquetProperties fileProperties = withoutHopelessDictionaries(columns, firstLeaf, descriptors);
     int rows = buffer.rows();
     int row = 0;
     while (row < rows) {
@@ -116,11 +109,7 @@ final class PartFileWriter {
       int groupStart = row;
       for (; row < rows; row++) {
         for (int c = 0; c < columnCount; c++) {
-          if (empty[c]) {
-            writers[firstLeaf[c]].writeNull(0, 0);
-          } else {
-            columns[c].writeRow(writers, firstLeaf[c], row);
-          }
+          columns[c].writeRow(writers, firstLeaf[c], row);
         }
         columnStore.endRecord();
         if ((row + 1) % SIZE_CHECK_INTERVAL == 0 && columnStore.getBufferedSize() >= options.rowGroupSizeBytes()) {
@@ -141,14 +130,14 @@ final class PartFileWriter {
    * mostly distinct ({@link ColumnBuffer#mostlyDistinct}): Parquet would fall back to plain
    * encoding for them after building the dictionary of the first page anyway.
    */
-  private ParquetProperties withoutHopelessDictionaries(ColumnBuffer[] columns, boolean[] empty, int[] firstLeaf,
+  private ParquetProperties withoutHopelessDictionaries(ColumnBuffer[] columns, int[] firstLeaf,
       List<ColumnDescriptor> descriptors) {
     if (!options.dictionaryEncoding()) {
       return properties;
     }
     ParquetProperties.Builder builder = null;
     for (int c = 0; c < columns.length; c++) {
-      if (!empty[c] && columns[c].leafCount() == 1 && columns[c].mostlyDistinct()) {
+      if (columns[c].leafCount() == 1 && columns[c].mostlyDistinct()) {
         if (builder == null) {
           builder = ParquetProperties.copy(properties);
         }
@@ -169,14 +158,12 @@ final class PartFileWriter {
         .build();
   }
 
-  private Map<String, String> footer(Schema physical) {
-    return footers.computeIfAbsent(physical, schema -> {
-      String pandas = PandasMetadata.of(schema);
-      Map<String, String> keyValues = new LinkedHashMap<>();
-      keyValues.put(ArrowSchemaMetadata.KEY,
-          ArrowSchemaMetadata.encode(new Schema(schema.getFields(), Map.of(PandasMetadata.KEY, pandas))));
-      keyValues.put(PandasMetadata.KEY, pandas);
-      return keyValues;
-    });
+  private static Map<String, String> footer(Schema schema) {
+    String pandas = PandasMetadata.of(schema);
+    Map<String, String> keyValues = new LinkedHashMap<>();
+    keyValues.put(ArrowSchemaMetadata.KEY,
+        ArrowSchemaMetadata.encode(new Schema(schema.getFields(), Map.of(PandasMetadata.KEY, pandas))));
+    keyValues.put(PandasMetadata.KEY, pandas);
+    return Collections.unmodifiableMap(keyValues);
   }
 }

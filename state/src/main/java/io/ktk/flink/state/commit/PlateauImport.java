@@ -9,6 +9,7 @@ import io.ktk.flink.state.metadata.IndexReference;
 import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionValues;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.types.TypeNormalization;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ final class PlateauImport {
     }
     DatasetMetadata metadata = published.get();
     String location = store.url() + DatasetKeys.metadataJsonKey(uuid);
-    Schema schema = CommonMetadataFile.read(store, DatasetKeys.commonMetadataKey(uuid));
+    // Normalized like every committed schema: plateau's naive timestamp[ns] becomes timestamp[us].
+    Schema schema = TypeNormalization.normalize(CommonMetadataFile.read(store, DatasetKeys.commonMetadataKey(uuid)));
     List<DataFile> files = new ArrayList<>();
     metadata.fileKeys().forEach((label, key) -> {
       DataFile file = new DataFile(label, -1, -1, null);

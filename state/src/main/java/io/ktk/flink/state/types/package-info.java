@@ -10,8 +10,8 @@
  *   <li>{@link io.ktk.flink.state.types.TypeClass}: which types hold the same kind of value.
  *   <li>{@link io.ktk.flink.state.types.SchemaCompatibility}: may a batch be appended, and what
  *       the committed schema becomes.
- *   <li>{@link io.ktk.flink.state.types.SchemaInference}: the physical schema of a batch from its
- *       values ({@code null} for columns without values).
+ *   <li>{@link io.ktk.flink.state.types.SchemaInference}: the schema pyarrow would infer from
+ *       values without a declared schema ({@code null} for columns without values).
  *   <li>{@link io.ktk.flink.state.types.TimestampCoercion}: timestamps to microseconds, never
  *       truncating.
  *   <li>{@link io.ktk.flink.state.types.KeyColumns}: key columns may not be null.
