@@ -60,7 +60,9 @@ public final class CubeFixture {
 
   /**
    * A dataset of the cube with {@code schema} (partition columns included; rows are given in its
-   * field order) and secondary indices on {@code indexColumns}.
+   * field order) and secondary indices on {@code indexColumns}. It is partitioned by the cube's
+   * partition columns that {@code schema} has, in the schema's order (all of them for the seed; an
+   * enrichment may have some only, as Kartothek allows).
    */
   public DatasetWriter dataset(String id, Schema schema, String... indexColumns) throws IOException {
     return new DatasetWriter(id, schema, List.of(indexColumns));
@@ -82,7 +84,8 @@ public final class CubeFixture {
       this.id = id;
       this.schema = schema;
       this.indexColumns = indexColumns;
-      this.partitionKeys = spec.partitionColumns().stream().map(schema::findField).toList();
+      this.partitionKeys = schema.getFields().stream().filter(f -> spec.partitionColumns().contains(f.getName()))
+          .toList();
       this.physical = new Schema(schema.getFields().stream()
           .filter(f -> !spec.partitionColumns().contains(f.getName())).toList());
       this.log = CommitLog.open(store, spec.datasetUuid(id), CommitLogOptions.DEFAULTS);
@@ -150,7 +153,7 @@ public final class CubeFixture {
         }
         pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
       }
-      CommitRequest request = CommitRequest.append(spec.partitionColumns(), schema, files)
+      CommitRequest request = CommitRequest.append(partitionKeys.stream().map(Field::getName).toList(), schema, files)
           .withIndex(indexColumns, index)
           .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
       long version = log.commit(request).version();
