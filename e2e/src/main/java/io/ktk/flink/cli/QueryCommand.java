@@ -44,6 +44,13 @@ import picocli.CommandLine.ParameterException;
           + "the cell (!= too); NaN is a value, equal to NaN. Conditions on partition columns and on indexed columns prune "
           + "partitions before anything is read.",
       "",
+      "--kartothek-semantics gives exactly the rows of Kartothek 5.3's query_cube, for comparing during a "
+          + "migration: null and NaN are one missing value, which != keeps and every other operator drops (nan is "
+          + "refused as a literal); rows are filtered before the last row of a cell is taken; --columns are "
+          + "Kartothek's payload_columns (the result adds the dimension, --partition-by and partition columns and "
+          + "sorts the columns by name); --dimension-columns default to all; --datasets must name the seed. "
+          + "The order of the rows stays this tool's. docs/cube-query.md lists every difference with an example.",
+      "",
       "CSV: RFC 4180, with a header row and CRLF line ends; a null is an empty field. JSON lines: one object per "
           + "row, null for nulls. Values are written as 'ktk read' writes them. table: aligned columns with a "
           + "header, numbers right-aligned, nulls blank (the whole result is held in memory to align it).",
@@ -67,7 +74,7 @@ final class QueryCommand extends StoreCommand {
   @Option(names = "--cube", required = true, paramLabel = "NAME", description = "The cube's name.")
   String cube;
 
-  @Option(names = "--columns", split = ",", paramLabel = "COL", description = "Columns to print, in this order.")
+  @Option(names = "--columns", split = ",", paramLabel = "COL", description = "Columns to print, in this order (with --kartothek-semantics: Kartothek's payload_columns).")
   List<String> columns;
 
   @Option(names = "--where", paramLabel = "EXPR", description = "Only cells that satisfy the condition (see below).")
@@ -79,12 +86,17 @@ final class QueryCommand extends StoreCommand {
 
   @Option(names = "--dimension-columns", split = ",", paramLabel = "COL",
       description = "The result's dimensionality: some of the cube's dimension columns (fewer is a projection, one row "
-          + "per distinct value combination of the seed); default: those in --columns, else all.")
+          + "per distinct value combination of the seed); default: those in --columns, else all (with "
+          + "--kartothek-semantics: all).")
   List<String> dimensionColumns;
 
   @Option(names = "--datasets", split = ",", paramLabel = "ID",
       description = "Use only these datasets of the cube (the seed is always used); default: all.")
   List<String> datasets;
+
+  @Option(names = "--kartothek-semantics",
+      description = "Mean what Kartothek 5.3's query_cube means and return exactly its rows (see below).")
+  boolean kartothekSemantics;
 
   @Option(names = "--limit", paramLabel = "N",
       description = "Print at most N rows (the first ones, in the query's order); reading stops there.")
@@ -123,6 +135,9 @@ final class QueryCommand extends StoreCommand {
     }
     if (datasets != null) {
       builder.datasets(datasets);
+    }
+    if (kartothekSemantics) {
+      builder.kartothekSemantics();
     }
     CubeQuery query = builder.build();
     QueryPlan plan = CubeSnapshot.latest(store, cube).plan(query);

@@ -2,6 +2,7 @@ package io.ktk.flink.source.engine;
 
 import io.ktk.flink.source.planner.DatasetRead;
 import io.ktk.flink.source.planner.PlannedFile;
+import io.ktk.flink.source.query.QuerySemantics;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.parquet.ColumnStatistics;
@@ -27,7 +28,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * whose last row fails them is dropped, even if an older row of it would pass. A file planned for
  * its keys only contributes keys whose rows fail. For a projected dataset (the seed without some
  * of its dimension columns), a key stands for several cells and is kept when any of them passes,
- * with the first passing row.
+ * with the first passing row. With Kartothek semantics rows are filtered first and the last
+ * passing row of a key is kept, as Kartothek 5.3 does (so an overwritten row may be returned).
  *
  * <p>De-duplication sorts the rows by key ({@link KeySort}, stable, so rows of a key stay in read
  * order) and takes one row of each run of equal keys; keys of one long in a dense range are placed
@@ -39,6 +41,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  */
 final class DatasetCells {
   private final DatasetRead dataset;
+  /** Kartothek semantics: filter rows, then keep the last passing row of each key. */
+  private final boolean filterFirst;
   private final Set<String> keyNames = new HashSet<>();
   private final Column[] columns;
   private boolean[] passes = new boolean[1024];
@@ -52,8 +56,9 @@ final class DatasetCells {
   private int[] slots;
   private long slotsMin;
 
-  DatasetCells(DatasetRead dataset) {
+  DatasetCells(DatasetRead dataset, QuerySemantics semantics) {
     this.dataset = dataset;
+    this.filterFirst = semantics == QuerySemantics.KARTOTHEK;
     dataset.keyColumns().forEach(field -> keyNames.add(field.getName()));
     columns = new Column[dataset.readColumns().size()];
     Arrays.setAll(columns, i -> new Column());
@@ -86,7 +91,8 @@ final class DatasetCells {
             read(reader, group, keysOnly, null, conditionPositions);
             continue;
           }
-          Pruned pruned = prune ? pruned(reader, group, conditions, present) : Pruned.NO;
+          // Kartothek's reader skips row groups by their statistics, and for != that changes rows: always
+          Pruned pruned = prune || filterFirst ? pruned(reader, group, conditions, present) : Pruned.NO;
           switch (pruned) {
             case NO -> {
               counters.countRead();
@@ -136,7 +142,8 @@ final class DatasetCells {
   /**
    * Whether a row group can be pruned, and how: a failing condition on a key column fails every
    * row of the group's cells wherever they are (skip); for a projected dataset a failing row has no
-   * effect (skip); otherwise the failing rows may still overwrite older rows of their cells.
+   * effect (skip); otherwise the failing rows may still overwrite older rows of their cells. With
+   * Kartothek semantics failing rows have no effect either (skip).
    */
   private Pruned pruned(ParquetRowsReader reader, int group, List<TypedCondition> conditions, Set<String> present) {
     Pruned pruned = Pruned.NO;
@@ -146,7 +153,7 @@ final class DatasetCells {
       ColumnStatistics statistics = present.contains(column)
           ? reader.statistics(group, column) : RowGroupPruning.absent(groupRows);
       if (RowGroupPruning.excludes(condition, statistics)) {
-        if (dataset.projected() || keyNames.contains(column)) {
+        if (filterFirst || dataset.projected() || keyNames.contains(column)) {
           return Pruned.SKIP;
         }
         pruned = Pruned.BY_PAYLOAD;
@@ -192,7 +199,7 @@ final class DatasetCells {
       }
       for (int row = 0; row < count; row++) {
         if (passes[rows + row]) {
-          passes[rows + row] = vector != null && condition.test(vector.get(row));
+          passes[rows + row] = condition.test(vector == null ? null : vector.get(row));
         }
       }
     }
@@ -253,6 +260,12 @@ final class DatasetCells {
             kept = order[i];
           }
         }
+      } else if (filterFirst) {
+        for (int i = end - 1; i >= start && kept < 0; i--) {
+          if (passes[order[i]]) {
+            kept = order[i];
+          }
+        }
       } else if (passes[order[end - 1]]) {
         kept = order[end - 1];
       }
@@ -288,6 +301,12 @@ final class DatasetCells {
         int slot = (int) (words[row] - min);
         if (passes[row] && placed[slot] == 0) {
           placed[slot] = row + 1;
+        }
+      }
+    } else if (filterFirst) {
+      for (int row = 0; row < rows; row++) {
+        if (passes[row]) {
+          placed[(int) (words[row] - min)] = row + 1;
         }
       }
     } else {

@@ -13,8 +13,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * A condition on a signed integer or floating-point column, tested on the primitive values of a
  * vector without boxing them: values and literals are mapped to longs that order like the
  * condition's order ({@link TypedCondition#compare}: for floats -0.0 equals 0.0 and NaN is above
- * everything, as {@link CellKeys#orderedBits} maps them). Nulls fail, as in {@link
- * TypedCondition#test}.
+ * everything, as {@link CellKeys#orderedBits} maps them). A null (and with Kartothek semantics a
+ * NaN) is a missing value, which passes as {@link TypedCondition#missingPasses} says.
  */
 final class OrderedCondition {
   private final ComparisonOperator operator;
@@ -22,10 +22,14 @@ final class OrderedCondition {
   private final boolean lowerInclusive;
   private final boolean upperInclusive;
   private final boolean floating;
+  private final boolean missingPasses;
+  private final boolean nanIsMissing;
 
   private OrderedCondition(TypedCondition condition, boolean floating) {
     this.operator = condition.operator();
     this.floating = floating;
+    this.missingPasses = condition.missingPasses();
+    this.nanIsMissing = floating && condition.nanIsMissing();
     List<Object> values = condition.literals();
     literals = new long[values.size()];
     for (int i = 0; i < literals.length; i++) {
@@ -52,9 +56,13 @@ final class OrderedCondition {
   void apply(TypedVector vector, int count, boolean[] passes, int offset) {
     for (int row = 0; row < count; row++) {
       if (passes[offset + row]) {
-        passes[offset + row] = !vector.isNull(row) && test(value(vector, row));
+        passes[offset + row] = missing(vector, row) ? missingPasses : test(value(vector, row));
       }
     }
+  }
+
+  private boolean missing(TypedVector vector, int row) {
+    return vector.isNull(row) || nanIsMissing && Double.isNaN(((DoubleVector) vector).value(row));
   }
 
   private long value(TypedVector vector, int row) {

@@ -125,7 +125,7 @@ public final class PartitionJoin {
           conditions.add(condition);
         }
       }
-      DatasetCells loaded = new DatasetCells(dataset);
+      DatasetCells loaded = new DatasetCells(dataset, query.query().semantics());
       loaded.load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
       cells.add(loaded);
     }
@@ -287,7 +287,7 @@ public final class PartitionJoin {
       Field column = partitionBy.get(i);
       if (!query.cube().partitionColumns().contains(column.getName())) {
         conditions.add(TypedCondition.resolve(Condition.eq(column.getName(), group.key().get(i)), column,
-            "cube '" + query.cube().name() + "'"));
+            "cube '" + query.cube().name() + "'", query.query().semantics()));
       }
     }
     return conditions;

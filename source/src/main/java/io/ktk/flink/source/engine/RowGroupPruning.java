@@ -29,6 +29,14 @@ import java.util.List;
  * <p>Values compare as the condition compares them (unsigned integers unsigned, strings by code
  * point, -0.0 = 0.0); bounds of a type the condition cannot compare leave the group alone.
  *
+ * <p>With Kartothek semantics null and NaN are missing values, which fail every operator but
+ * {@code !=}; the rules above then hold with NaN failing too. For {@code !=}, whose missing values
+ * pass, the group is excluded exactly when Kartothek 5.3's reader skips it (plateau's {@code
+ * _predicate_accepts}): when both bounds equal the literal, its nulls and NaNs notwithstanding. For
+ * a float literal that reader widens the bounds by an epsilon unless they are 0 or infinite, so
+ * there only those literals exclude. Unlike the other rules this one changes the result, as it
+ * does in Kartothek: the readers apply it also when pruning is off.
+ *
  * <p>Public for the plain dataset reader ({@code source.dataset}), where every condition may prune.
  */
 public final class RowGroupPruning {
@@ -44,7 +52,13 @@ public final class RowGroupPruning {
     if (statistics == null) {
       return false;
     }
-    if (statistics.rows() == 0 || statistics.allNull()) {
+    if (statistics.rows() == 0) {
+      return true;
+    }
+    if (condition.missingPasses()) {
+      return kartothekSkips(condition, statistics);
+    }
+    if (statistics.allNull()) {
       return true;
     }
     try {
@@ -58,6 +72,27 @@ public final class RowGroupPruning {
         return false;
       }
       return !rangeMayMatch(condition, statistics.min(), statistics.max());
+    } catch (ClassCastException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether Kartothek's reader skips a row group for a {@code !=} condition (its only operator that
+   * missing values pass): both bounds equal the literal, unless it widens them (a float literal
+   * other than 0 or an infinity).
+   */
+  public static boolean kartothekSkips(TypedCondition condition, ColumnStatistics statistics) {
+    if (condition.operator() != ComparisonOperator.NE || statistics == null || statistics.min() == null
+        || statistics.max() == null) {
+      return false;
+    }
+    Object literal = condition.literals().get(0);
+    if (literal instanceof Double d && d != 0.0 && !d.isInfinite()) {
+      return false;
+    }
+    try {
+      return condition.compare(statistics.min(), literal) == 0 && condition.compare(statistics.max(), literal) == 0;
     } catch (ClassCastException e) {
       return false;
     }

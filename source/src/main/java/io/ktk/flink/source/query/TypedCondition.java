@@ -20,6 +20,11 @@ import org.apache.arrow.vector.types.pojo.Field;
  * comparison with null is unknown, and a row whose condition is unknown is not returned (Kleene
  * logic, as SQL).
  *
+ * <p>With {@link QuerySemantics#KARTOTHEK} a value is tested as pandas tests it in Kartothek 5.3:
+ * null and NaN are the same missing value, which fails every operator but {@code !=}, where it
+ * passes ({@code NaN != 2.5} is true, {@code NaN > 0.5} false); a NaN literal is refused, as
+ * Kartothek refuses a NULL literal.
+ *
  * <p>Built by {@link #resolve}, which fails before any file is read when a literal does not fit
  * the column or is NULL. Immutable and thread-safe.
  */
@@ -32,9 +37,14 @@ public final class TypedCondition {
   private final List<Object> values;
   private final boolean lowerInclusive;
   private final boolean upperInclusive;
+  private final QuerySemantics semantics;
+  /** What {@link #test} says of a missing value (null; with Kartothek semantics also NaN). */
+  private final boolean missingPasses;
 
   private TypedCondition(Condition condition, Field column, Comparator<Object> order, ComparisonOperator operator,
-      List<Object> values, boolean lowerInclusive, boolean upperInclusive) {
+      List<Object> values, boolean lowerInclusive, boolean upperInclusive, QuerySemantics semantics) {
+    this.semantics = semantics;
+    this.missingPasses = semantics == QuerySemantics.KARTOTHEK && operator == ComparisonOperator.NE;
     this.condition = condition;
     this.column = column;
     this.order = order;
@@ -45,13 +55,26 @@ public final class TypedCondition {
   }
 
   /**
-   * Types the literals of {@code condition} by {@code column}'s type.
+   * Types the literals of {@code condition} by {@code column}'s type, with this project's semantics
+   * ({@link QuerySemantics#SQL}).
    *
    * @param subject what is queried, for messages, e.g. {@code cube 'sales'} or {@code dataset 'events'}
    * @throws InvalidQueryException naming the condition, the column, its type and the literal, when a
    *     literal is NULL or does not fit, or the column's type cannot be compared
    */
   public static TypedCondition resolve(Condition condition, Field column, String subject) {
+    return resolve(condition, column, subject, QuerySemantics.SQL);
+  }
+
+  /**
+   * Types the literals of {@code condition} by {@code column}'s type, to be tested with {@code
+   * semantics}.
+   *
+   * @throws InvalidQueryException as {@link #resolve(Condition, Field, String)}; with Kartothek
+   *     semantics also for a NaN literal
+   */
+  public static TypedCondition resolve(Condition condition, Field column, String subject, QuerySemantics semantics) {
+    requireNonNull(semantics, "semantics is null");
     requireNonNull(condition, "condition is null");
     requireNonNull(column, "column is null");
     requireNonNull(subject, "subject is null");
@@ -68,22 +91,24 @@ public final class TypedCondition {
     }
     if (condition instanceof Condition.Comparison c) {
       return new TypedCondition(condition, column, order, c.operator(),
-          List.of(typed(condition, column, c.literal(), subject)), true, true);
+          List.of(typed(condition, column, c.literal(), subject, semantics)), true, true, semantics);
     }
     if (condition instanceof Condition.In in) {
       List<Object> typed = new ArrayList<>(in.literals().size());
       for (Literal literal : in.literals()) {
-        typed.add(typed(condition, column, literal, subject));
+        typed.add(typed(condition, column, literal, subject, semantics));
       }
-      return new TypedCondition(condition, column, order, ComparisonOperator.IN, List.copyOf(typed), true, true);
+      return new TypedCondition(condition, column, order, ComparisonOperator.IN, List.copyOf(typed), true, true, semantics);
     }
     Condition.Interval interval = (Condition.Interval) condition;
     return new TypedCondition(condition, column, order, null,
-        List.of(typed(condition, column, interval.lower(), subject), typed(condition, column, interval.upper(), subject)),
-        interval.lowerInclusive(), interval.upperInclusive());
+        List.of(typed(condition, column, interval.lower(), subject, semantics),
+            typed(condition, column, interval.upper(), subject, semantics)),
+        interval.lowerInclusive(), interval.upperInclusive(), semantics);
   }
 
-  private static Object typed(Condition condition, Field column, Literal literal, String subject) {
+  private static Object typed(Condition condition, Field column, Literal literal, String subject,
+      QuerySemantics semantics) {
     if (literal == Literal.Null.INSTANCE) {
       throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` compares column '"
           + column.getName() + "' of type " + ArrowTypeNames.name(column) + " with NULL, which is unknown and never"
@@ -96,6 +121,12 @@ public final class TypedCondition {
       throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` compares column '"
           + column.getName() + "' of type " + ArrowTypeNames.name(column) + " with " + given + ", which does not fit;"
           + " " + LiteralTyping.expected(column.getType()));
+    }
+    if (semantics == QuerySemantics.KARTOTHEK && value instanceof Double d && d.isNaN()) {
+      throw new InvalidQueryException("Cannot query " + subject + ": condition `" + condition + "` compares column '"
+          + column.getName() + "' of type " + ArrowTypeNames.name(column) + " with nan, which Kartothek semantics"
+          + " take as a missing value (pandas) and refuse, as Kartothek 5.3 refuses a NULL literal; without"
+          + " Kartothek semantics NaN is a value that equals NaN");
     }
     return value;
   }
@@ -112,10 +143,13 @@ public final class TypedCondition {
     return column.getName();
   }
 
-  /** Whether {@code value} (of the column's type, by the value convention) satisfies the condition; false for null. */
+  /**
+   * Whether {@code value} (of the column's type, by the value convention) satisfies the condition;
+   * for a missing value (null, and with Kartothek semantics NaN) {@link #missingPasses()}.
+   */
   public boolean test(Object value) {
-    if (value == null) {
-      return false;
+    if (value == null || (semantics == QuerySemantics.KARTOTHEK && value instanceof Double d && d.isNaN())) {
+      return missingPasses;
     }
     if (operator == null) {
       int low = order.compare(value, values.get(0));
@@ -131,6 +165,24 @@ public final class TypedCondition {
       return false;
     }
     return operator.holds(order.compare(value, values.get(0)));
+  }
+
+  /** The semantics the condition is tested with. */
+  public QuerySemantics semantics() {
+    return semantics;
+  }
+
+  /**
+   * Whether a missing value passes: false, but true for {@code !=} with Kartothek semantics (pandas
+   * keeps null and NaN under {@code !=}).
+   */
+  public boolean missingPasses() {
+    return missingPasses;
+  }
+
+  /** Whether NaN is a missing value, like null (Kartothek semantics), rather than a value above +inf. */
+  public boolean nanIsMissing() {
+    return semantics == QuerySemantics.KARTOTHEK;
   }
 
   /** The operator; null for an interval ({@code lower <(=) x <(=) upper}). */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A random cube for the differential test: 1 or 2 partition columns, 1 to 3 dimension columns,
- * a seed and 1 to 3 enrichments with random dimensions, payload and indices, rows over random
+ * a seed and 1 to 3 enrichments with random dimensions, partition columns (all, or a subset in any
+ * order), payload and indices, rows over random
  * subsets of the cells (so partitions and cells are missing on either side), nulls, NaN and
  * infinities in payload, and some cells written again in later files (same or later commit, same
  * or other file), which the last-written row must win. Files have row groups of 1 to 3 rows (or
@@ -51,9 +53,14 @@ final class RandomCube {
     }
   }
 
-  record Dataset(String id, List<Column> dimensions, List<Column> payload, Set<String> indexed) {
-    List<Column> columns(List<Column> partitionColumns) {
-      List<Column> all = new ArrayList<>(partitionColumns);
+  /**
+   * A dataset: the seed is partitioned by the cube's partition columns, an enrichment sometimes by
+   * some of them only (in any order, maybe none), which Kartothek 5.3 allows.
+   */
+  record Dataset(String id, List<Column> partitions, List<Column> dimensions, List<Column> payload,
+      Set<String> indexed) {
+    List<Column> columns() {
+      List<Column> all = new ArrayList<>(partitions);
       all.addAll(dimensions);
       all.addAll(payload);
       return all;
@@ -93,7 +100,7 @@ final class RandomCube {
       }
     }
     for (Dataset d : datasets) {
-      for (Column c : d.columns(List.of())) {
+      for (Column c : d.columns().subList(d.partitions().size(), d.columns().size())) {
         if (c.name().equals(name)) {
           return c;
         }
@@ -116,7 +123,7 @@ final class RandomCube {
           LocalDate.of(2024, 2, 29)));
       case BOOL -> new ArrayList<>(List.of(true, false));
     };
-    java.util.Collections.shuffle(all, random);
+    Collections.shuffle(all, random);
     return List.copyOf(all.subList(0, Math.min(size, all.size())));
   }
 
@@ -182,7 +189,12 @@ final class RandomCube {
           indexed.add(c.name());
         }
       }
-      datasets.add(new Dataset(id, dims, payload, indexed));
+      List<Column> partitions = new ArrayList<>(partitionColumns);
+      if (k > 0 && random.nextInt(3) == 0) {
+        Collections.shuffle(partitions, random);
+        partitions = new ArrayList<>(partitions.subList(0, random.nextInt(partitions.size() + 1)));
+      }
+      datasets.add(new Dataset(id, partitions, dims, payload, indexed));
     }
     CubeSpec spec = new CubeSpec(name, dimensions.stream().map(Column::name).toList(),
         partitionColumns.stream().map(Column::name).toList(), "seed", new TreeSet<>());
@@ -190,14 +202,15 @@ final class RandomCube {
     StringBuilder description = new StringBuilder("cube " + name + ": partition " + partitionColumns + "\n  dimensions "
         + dimensions + "\n");
     for (Dataset dataset : datasets) {
-      writeDataset(random, fixture, dataset, partitionColumns, description);
+      writeDataset(random, fixture, dataset, description);
     }
     return new RandomCube(spec, partitionColumns, dimensions, datasets, fixture.written(), description.toString());
   }
 
-  private static void writeDataset(Random random, CubeFixture fixture, Dataset dataset, List<Column> partitionColumns,
-      StringBuilder description) throws IOException {
-    List<Column> columns = dataset.columns(partitionColumns);
+  private static void writeDataset(Random random, CubeFixture fixture, Dataset dataset, StringBuilder description)
+      throws IOException {
+    List<Column> partitionColumns = dataset.partitions();
+    List<Column> columns = dataset.columns();
     List<List<Object>> cells = new ArrayList<>();
     cells.add(new ArrayList<>());
     for (Column c : partitionColumns) {
@@ -239,7 +252,8 @@ final class RandomCube {
     int rowsPerGroup = random.nextInt(4);
     writer.rowsPerGroup(rowsPerGroup);
     int fileCounter = 0;
-    description.append("  dataset ").append(dataset.id()).append(": dims ")
+    description.append("  dataset ").append(dataset.id()).append(": partitioned by ")
+        .append(partitionColumns.stream().map(Column::name).toList()).append(", dims ")
         .append(dataset.dimensions().stream().map(Column::name).toList()).append(", payload ")
         .append(dataset.payload().stream().map(c -> c.name() + ":" + c.type()).toList()).append(", indexed ")
         .append(dataset.indexed()).append(", rows per group ").append(rowsPerGroup).append('\n');

@@ -5,6 +5,11 @@ import io.ktk.flink.source.engine.RandomCube.Dataset;
 import io.ktk.flink.source.engine.RandomCube.Role;
 import io.ktk.flink.source.engine.RandomCube.Type;
 import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.QuerySemantics;
+import io.ktk.flink.source.engine.RandomCube.Column;
+import io.ktk.flink.source.engine.RandomCube.Dataset;
+import io.ktk.flink.source.engine.RandomCube.Role;
+import io.ktk.flink.source.engine.RandomCube.Type;
 import io.ktk.flink.source.testing.CubeFixture;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -30,52 +35,57 @@ import java.util.stream.Collectors;
  *       and by {@code partition_by} payload columns being non-null;
  *   <li>the seed projected to the query's dimension columns (distinct);
  *   <li>datasets whose payload is restricted inner-joined, the others whose payload is returned
- *       left-joined, on partition and the dataset's dimension columns;
+ *       left-joined, on the dataset's partition and dimension columns;
  *   <li>ordered by {@code partition_by}, partition and dimension columns.
  * </ol>
  */
 final class RandomQuery {
-  /** One condition: {@code op} is one of == != < <= > >= in interval. */
-  record Cond(Column column, String op, List<Object> values, boolean lowerInclusive, boolean upperInclusive) {
-    String text() {
-      String name = column.name();
-      return switch (op) {
-        case "in" -> name + " in (" + values.stream().map(v -> textLiteral(column.type(), v))
-            .collect(Collectors.joining(", ")) + ")";
-        case "interval" -> textLiteral(column.type(), values.get(0)) + (lowerInclusive ? " <= " : " < ") + name
-            + (upperInclusive ? " <= " : " < ") + textLiteral(column.type(), values.get(1));
-        default -> name + " " + op + " " + textLiteral(column.type(), values.get(0));
-      };
-    }
-
-    String sql(String table) {
-      String c = table + ".\"" + column.name() + "\"";
-      return switch (op) {
-        case "in" -> c + " IN (" + values.stream().map(v -> sqlLiteral(column.type(), v))
-            .collect(Collectors.joining(", ")) + ")";
-        case "interval" -> "(" + c + (lowerInclusive ? " >= " : " > ") + sqlLiteral(column.type(), values.get(0))
-            + " AND " + c + (upperInclusive ? " <= " : " < ") + sqlLiteral(column.type(), values.get(1)) + ")";
-        case "==" -> c + " = " + sqlLiteral(column.type(), values.get(0));
-        default -> c + " " + op + " " + sqlLiteral(column.type(), values.get(0));
-      };
-    }
-  }
-
   final RandomCube cube;
-  final List<Cond> conditions;
+  final List<RandomCondition> conditions;
   final List<String> columns;
   final List<String> dimensions;
   final List<String> partitionBy;
   final Set<String> datasets;
+  final QuerySemantics semantics;
 
-  private RandomQuery(RandomCube cube, List<Cond> conditions, List<String> columns, List<String> dimensions,
-      List<String> partitionBy, Set<String> datasets) {
+  private RandomQuery(RandomCube cube, List<RandomCondition> conditions, List<String> columns, List<String> dimensions,
+      List<String> partitionBy, Set<String> datasets, QuerySemantics semantics) {
     this.cube = cube;
     this.conditions = conditions;
     this.columns = columns;
     this.dimensions = dimensions;
     this.partitionBy = partitionBy;
     this.datasets = datasets;
+    this.semantics = semantics;
+  }
+
+  /** The same query with other semantics. */
+  RandomQuery with(QuerySemantics semantics) {
+    return new RandomQuery(cube, conditions, columns, dimensions, partitionBy, datasets, semantics);
+  }
+
+  private boolean kartothek() {
+    return semantics == QuerySemantics.KARTOTHEK;
+  }
+
+  /** Whether a condition compares with NaN, which Kartothek semantics refuse. */
+  boolean hasNaNLiteral() {
+    return conditions.stream().flatMap(c -> c.values().stream()).anyMatch(v -> v instanceof Double d && d.isNaN());
+  }
+
+  /**
+   * The result's columns: {@code columns}; with Kartothek semantics, which read them as {@code
+   * payload_columns}, they with the dimension, partition_by and partition columns, by name.
+   */
+  List<String> outputColumns() {
+    if (!kartothek()) {
+      return columns;
+    }
+    Set<String> output = new TreeSet<>(columns);
+    output.addAll(dimensions);
+    output.addAll(partitionBy);
+    cube.partitionColumns.forEach(c -> output.add(c.name()));
+    return List.copyOf(output);
   }
 
   static RandomQuery generate(RandomCube cube, Random random) {
@@ -116,7 +126,7 @@ final class RandomQuery {
     List<Column> conditionPool = new ArrayList<>(cube.partitionColumns);
     conditionPool.addAll(cube.dimensions);
     conditionPool.addAll(payload);
-    List<Cond> conditions = new ArrayList<>();
+    List<RandomCondition> conditions = new ArrayList<>();
     for (int i = 0, n = random.nextInt(4); i < n; i++) {
       conditions.add(condition(conditionPool.get(random.nextInt(conditionPool.size())), random));
     }
@@ -132,10 +142,10 @@ final class RandomQuery {
       Collections.shuffle(candidates, random);
       partitionBy.addAll(candidates.subList(0, Math.min(candidates.size(), 1 + random.nextInt(2))));
     }
-    return new RandomQuery(cube, conditions, columns, queryDims, partitionBy, scope);
+    return new RandomQuery(cube, conditions, columns, queryDims, partitionBy, scope, QuerySemantics.SQL);
   }
 
-  private static Cond condition(Column column, Random random) {
+  private static RandomCondition condition(Column column, Random random) {
     List<Object> domain = literalDomain(column);
     Object a = domain.get(random.nextInt(domain.size()));
     Object b = domain.get(random.nextInt(domain.size()));
@@ -143,9 +153,9 @@ final class RandomQuery {
         : new String[] {"==", "!=", "<", "<=", ">", ">=", "in", "interval"};
     String op = ops[random.nextInt(ops.length)];
     return switch (op) {
-      case "in" -> new Cond(column, op, random.nextBoolean() ? List.of(a) : List.of(a, b), true, true);
-      case "interval" -> new Cond(column, op, List.of(a, b), random.nextBoolean(), random.nextBoolean());
-      default -> new Cond(column, op, List.of(a), true, true);
+      case "in" -> new RandomCondition(column, op, random.nextBoolean() ? List.of(a) : List.of(a, b), true, true);
+      case "interval" -> new RandomCondition(column, op, List.of(a, b), random.nextBoolean(), random.nextBoolean());
+      default -> new RandomCondition(column, op, List.of(a), true, true);
     };
   }
 
@@ -164,17 +174,17 @@ final class RandomQuery {
 
   CubeQuery toQuery() {
     return CubeQuery.builder()
-        .where(conditions.stream().map(Cond::text).collect(Collectors.joining(" and ")))
+        .where(conditions.stream().map(RandomCondition::text).collect(Collectors.joining(" and ")))
         .columns(columns)
         .dimensionColumns(dimensions)
         .partitionBy(partitionBy)
         .datasets(datasets)
+        .semantics(semantics)
         .build();
   }
 
   /** The reference SQL (see the class comment); files are found below {@code root}. */
   String sql(Path root) {
-    List<String> partitions = cube.partitionColumns.stream().map(Column::name).toList();
     Set<String> restricting = new TreeSet<>();
     conditions.forEach(c -> restricting.add(c.column().name()));
     restricting.addAll(partitionBy);
@@ -200,22 +210,25 @@ final class RandomQuery {
           .sorted(Comparator.comparingLong(CubeFixture.WrittenFile::version).thenComparing(CubeFixture.WrittenFile::label))
           .toList();
       String t = d.id();
+      List<String> partitions = d.partitions().stream().map(Column::name).toList();
       List<String> values = new ArrayList<>();
       for (int rank = 0; rank < files.size(); rank++) {
         CubeFixture.WrittenFile f = files.get(rank);
         List<String> row = new ArrayList<>();
-        row.add(sqlString(root.resolve(f.key()).toString()));
+        row.add(RandomCondition.sqlString(root.resolve(f.key()).toString()));
         row.add(Integer.toString(rank));
         for (int p = 0; p < partitions.size(); p++) {
-          row.add(sqlLiteral(cube.partitionColumns.get(p).type(), f.partitionValues().get(p)));
+          row.add(RandomCondition.sqlLiteral(d.partitions().get(p).type(), f.partitionValues().get(p)));
         }
         values.add("(" + String.join(", ", row) + ")");
       }
       String quotedPartitions = partitions.stream().map(p -> "\"" + p + "\"").collect(Collectors.joining(", "));
-      sql.append("files_").append(t).append("(fname, rnk, ").append(quotedPartitions).append(") AS (VALUES ")
+      sql.append("files_").append(t).append("(fname, rnk").append(partitions.isEmpty() ? "" : ", " + quotedPartitions)
+          .append(") AS (VALUES ")
           .append(String.join(", ", values)).append("),\n");
       sql.append("raw_").append(t).append(" AS (SELECT r.*, f.* EXCLUDE (fname) FROM read_parquet([")
-          .append(files.stream().map(f -> sqlString(root.resolve(f.key()).toString())).collect(Collectors.joining(", ")))
+          .append(files.stream().map(f -> RandomCondition.sqlString(root.resolve(f.key()).toString()))
+              .collect(Collectors.joining(", ")))
           .append("], filename = true, file_row_number = true) r JOIN files_").append(t)
           .append(" f ON r.filename = f.fname),\n");
       List<String> cell = new ArrayList<>(partitions);
@@ -223,20 +236,44 @@ final class RandomQuery {
       sql.append("cur_").append(t).append(" AS (SELECT * FROM raw_").append(t).append(" QUALIFY row_number() OVER (")
           .append("PARTITION BY ").append(cell.stream().map(c -> "\"" + c + "\"").collect(Collectors.joining(", ")))
           .append(" ORDER BY rnk DESC, file_row_number DESC) = 1),\n");
+      String rows = kartothek() ? "raw_" + t : "cur_" + t;
       List<String> filters = new ArrayList<>();
-      for (Cond c : conditions) {
-        if (partitions.contains(c.column().name()) || d.has(c.column().name())) {
-          filters.add(c.sql("cur_" + t));
+      for (RandomCondition c : conditions) {
+        String column = c.column().name();
+        if (partitions.contains(column) || d.has(column)) {
+          filters.add(kartothek() ? c.kartothekSql(rows) : c.sql(rows));
+        }
+        if (kartothek() && d.has(column)) {
+          filters.addAll(kartothekFileFilters(c, d, rows));
         }
       }
       for (String column : partitionBy) {
-        if (d.payload().stream().anyMatch(c -> c.name().equals(column))) {
-          filters.add("cur_" + t + ".\"" + column + "\" IS NOT NULL");
+        boolean payload = d.payload().stream().anyMatch(c -> c.name().equals(column));
+        if (payload) {
+          filters.add(rows + ".\"" + column + "\" IS NOT NULL");
+        }
+        if (kartothek() && cube.column(column).type() == Type.DOUBLE
+            && (payload || d.id().equals("seed") && cube.column(column).role() == Role.DIMENSION)) {
+          // pandas: NaN is missing, and groupby forms no group of it (the seed's index gives the groups
+          // of a dimension column)
+          filters.add("NOT isnan(" + rows + ".\"" + column + "\")");
         }
       }
-      sql.append("ok_").append(t).append(" AS (SELECT * FROM cur_").append(t)
-          .append(filters.isEmpty() ? "" : " WHERE " + String.join(" AND ", filters)).append("),\n");
+      sql.append("ok_").append(t).append(" AS (SELECT * FROM ").append(rows)
+          .append(filters.isEmpty() ? "" : " WHERE " + String.join(" AND ", filters));
+      if (kartothek()) {
+        // Kartothek filters the rows first, then keeps the last of each cell; a partition_by payload
+        // column's groups each filter by their value first, so a cell's last row per value is kept
+        List<String> kept = new ArrayList<>(cell);
+        partitionBy.stream().filter(column -> d.payload().stream().anyMatch(c -> c.name().equals(column)))
+            .forEach(kept::add);
+        sql.append(" QUALIFY row_number() OVER (PARTITION BY ")
+            .append(kept.stream().map(c -> "\"" + c + "\"").collect(Collectors.joining(", ")))
+            .append(" ORDER BY rnk DESC, file_row_number DESC) = 1");
+      }
+      sql.append("),\n");
     }
+    List<String> partitions = cube.partitionColumns.stream().map(Column::name).toList();
     List<String> seedKey = new ArrayList<>(partitions);
     seedKey.addAll(dimensions);
     sql.append("s AS (SELECT ").append(projected
@@ -244,14 +281,14 @@ final class RandomQuery {
         .append(" FROM ok_seed)\n");
     sql.append("SELECT ");
     List<String> select = new ArrayList<>();
-    for (String column : columns) {
+    for (String column : outputColumns()) {
       select.add(source(column, joined) + ".\"" + column + "\"");
     }
     sql.append(String.join(", ", select)).append(" FROM s");
     for (Dataset d : joined) {
       boolean restricted = d.payload().stream().anyMatch(c -> restricting.contains(c.name()));
-      List<String> on = new ArrayList<>();
-      for (String p : partitions) {
+      List<String> on = new ArrayList<>(List.of("true"));
+      for (String p : d.partitions().stream().map(Column::name).toList()) {
         on.add("s.\"" + p + "\" = ok_" + d.id() + ".\"" + p + "\"");
       }
       d.dimensions().forEach(c -> on.add("s.\"" + c.name() + "\" = ok_" + d.id() + ".\"" + c.name() + "\""));
@@ -266,6 +303,31 @@ final class RandomQuery {
     return sql.toString();
   }
 
+  /**
+   * What Kartothek 5.3 drops beyond the rows a condition fails: with an index on the column, the
+   * files without an indexed value that passes (the index holds no nulls, so under {@code !=} a
+   * file whose values are all the literal or null goes with its null rows); for {@code !=}, the
+   * row groups its reader skips ({@link RandomCondition#kartothekSkipsRowGroups}; their statistics are in the
+   * table {@code rowgroups}, which the reference script builds with pyarrow, as plateau reads them).
+   */
+  private List<String> kartothekFileFilters(RandomCondition c, Dataset d, String rows) {
+    List<String> filters = new ArrayList<>();
+    String column = c.column().name();
+    if (d.indexed().contains(column)) {
+      String indexed = "ix.\"" + column + "\"";
+      filters.add(rows + ".filename IN (SELECT ix.filename FROM " + rows + " ix WHERE " + indexed + " IS NOT NULL AND "
+          + c.kartothekSql("ix") + ")");
+    }
+    if (c.kartothekSkipsRowGroups()) {
+      String literal = RandomCondition.sqlString(RandomCube.canonical(c.values().get(0)));
+      filters.add("NOT EXISTS (SELECT 1 FROM rowgroups g WHERE g.fname = " + rows + ".filename AND g.col = "
+          + RandomCondition.sqlString(column) + " AND " + rows + ".file_row_number >= g.first_row AND " + rows
+          + ".file_row_number < g.first_row + g.num_rows AND g.min_val = " + literal + " AND g.max_val = " + literal
+          + ")");
+    }
+    return filters;
+  }
+
   private String source(String column, List<Dataset> joined) {
     for (Dataset d : joined) {
       if (d.payload().stream().anyMatch(c -> c.name().equals(column))) {
@@ -275,40 +337,11 @@ final class RandomQuery {
     return "s";
   }
 
-  static String textLiteral(Type type, Object value) {
-    return switch (type) {
-      case INT -> value.toString();
-      case DOUBLE -> {
-        double d = (Double) value;
-        yield Double.isNaN(d) ? "nan" : Double.isInfinite(d) ? (d > 0 ? "inf" : "-inf") : Double.toString(d);
-      }
-      case STRING -> "'" + ((String) value).replace("'", "''") + "'";
-      case DATE -> "'" + value + "'";
-      case BOOL -> value.toString();
-    };
-  }
-
-  static String sqlLiteral(Type type, Object value) {
-    return switch (type) {
-      case INT -> "CAST(" + value + " AS BIGINT)";
-      case DOUBLE -> {
-        double d = (Double) value;
-        yield Double.isNaN(d) ? "CAST('NaN' AS DOUBLE)" : Double.isInfinite(d)
-            ? (d > 0 ? "CAST('inf' AS DOUBLE)" : "CAST('-inf' AS DOUBLE)") : "CAST(" + d + " AS DOUBLE)";
-      }
-      case STRING -> sqlString((String) value);
-      case DATE -> "DATE '" + value + "'";
-      case BOOL -> value.toString();
-    };
-  }
-
-  private static String sqlString(String s) {
-    return "'" + s.replace("'", "''") + "'";
-  }
-
   @Override
   public String toString() {
-    return "query: where " + conditions.stream().map(Cond::text).collect(Collectors.joining(" and ")) + "\n  columns "
-        + columns + ", dimensions " + dimensions + ", partition_by " + partitionBy + ", datasets " + datasets;
+    return "query: where " + conditions.stream().map(RandomCondition::text).collect(Collectors.joining(" and "))
+        + "\n  columns "
+        + columns + ", dimensions " + dimensions + ", partition_by " + partitionBy + ", datasets " + datasets
+        + ", semantics " + semantics;
   }
 }

@@ -3,6 +3,7 @@ package io.ktk.flink.source.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.query.QuerySemantics;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.parquet.ColumnStatistics;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +69,33 @@ class RowGroupPruningTest {
     assertThat(excludes(Condition.ne("n", 7L), LONG, bounds(7L, 8L))).isFalse();
     // a group of 7s and nulls: the nulls are unknown, the 7s fail
     assertThat(excludes(Condition.ne("n", 7L), LONG, new ColumnStatistics(10, 4, -1, 7L, 7L))).isTrue();
+  }
+
+  private static boolean excludesAsKartothek(Condition condition, Field column, ColumnStatistics statistics) {
+    return RowGroupPruning.excludes(TypedCondition.resolve(condition, column, "cube 'test'", QuerySemantics.KARTOTHEK),
+        statistics);
+  }
+
+  @Test
+  void withKartothekSemanticsNotEqualSkipsAGroupOfThatOneValueWithItsNullsAsPlateausReaderDoes() {
+    ColumnStatistics sevensAndNulls = new ColumnStatistics(10, 4, -1, 7L, 7L);
+    assertThat(excludesAsKartothek(Condition.ne("n", 7L), LONG, sevensAndNulls)).isTrue();
+    assertThat(excludesAsKartothek(Condition.ne("n", 7L), LONG, new ColumnStatistics(10, 4, -1, 7L, 8L))).isFalse();
+    // all null: no bounds, so plateau reads the group, and != keeps its nulls
+    assertThat(excludesAsKartothek(Condition.ne("n", 7L), LONG, new ColumnStatistics(10, 10, -1, null, null)))
+        .isFalse();
+    assertThat(excludesAsKartothek(Condition.ne("s", "a"), STRING, new ColumnStatistics(10, 3, -1, "a", "a")))
+        .isTrue();
+    // plateau widens float bounds by an epsilon unless they are 0 or infinite
+    assertThat(excludesAsKartothek(Condition.ne("x", 2.5), DOUBLE, bounds(2.5, 2.5))).isFalse();
+    assertThat(excludesAsKartothek(Condition.ne("x", 0.0), DOUBLE, bounds(-0.0, 0.0))).isTrue();
+    assertThat(excludesAsKartothek(Condition.ne("x", Double.POSITIVE_INFINITY), DOUBLE,
+        bounds(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY))).isTrue();
+    // every other operator: missing values (null and NaN) fail, as pandas compares them
+    assertThat(excludesAsKartothek(Condition.gt("x", 5.0), DOUBLE, bounds(1.0, 1.0))).isTrue();
+    assertThat(excludes(Condition.gt("x", 5.0), DOUBLE, bounds(1.0, 1.0))).isFalse();
+    assertThat(excludesAsKartothek(Condition.eq("n", 7L), LONG, new ColumnStatistics(10, 10, -1, null, null)))
+        .isTrue();
   }
 
   @Test

@@ -61,7 +61,9 @@ public final class CubeFixture {
 
   /**
    * A dataset of the cube with {@code schema} (partition columns included; rows are given in its
-   * field order) and secondary indices on {@code indexColumns}.
+   * field order) and secondary indices on {@code indexColumns}. It is partitioned by the cube's
+   * partition columns that {@code schema} has, in the schema's order (all of them for the seed; an
+   * enrichment may have some only, as Kartothek allows).
    */
   public DatasetWriter dataset(String id, Schema schema, String... indexColumns) throws IOException {
     return new DatasetWriter(id, schema, List.of(indexColumns));
@@ -83,7 +85,8 @@ public final class CubeFixture {
       this.id = id;
       this.schema = schema;
       this.indexColumns = indexColumns;
-      this.partitionKeys = spec.partitionColumns().stream().map(schema::findField).toList();
+      this.partitionKeys = schema.getFields().stream().filter(f -> spec.partitionColumns().contains(f.getName()))
+          .toList();
       this.physical = new Schema(schema.getFields().stream()
           .filter(f -> !spec.partitionColumns().contains(f.getName())).toList());
       this.log = CommitLog.open(store, spec.datasetUuid(id), CommitLogOptions.DEFAULTS);
@@ -151,7 +154,7 @@ public final class CubeFixture {
         }
         pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
       }
-      DatasetChange request = DatasetChange.append(spec.partitionColumns(), schema, files)
+      DatasetChange request = DatasetChange.append(partitionKeys.stream().map(Field::getName).toList(), schema, files)
           .withIndex(indexColumns, index)
           .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
       long version = log.commit(request).version();

@@ -70,9 +70,16 @@ public final class DatasetSnapshot {
     return new DatasetSnapshot(store, state.copy());
   }
 
-  /** Version {@code version} of dataset {@code uuid}, which must exist. */
+  /**
+   * Version {@code version} of dataset {@code uuid}, which must exist. Version 0 of a dataset
+   * without a log (written by plateau alone) is its published view, as {@link #latest} shows it.
+   */
   public static DatasetSnapshot at(ObjectStore store, String uuid, long version) throws IOException {
-    DatasetState state = new LogReader(store, uuid).at(version);
+    LogReader reader = new LogReader(store, uuid);
+    DatasetState state = reader.at(version);
+    if (!state.exists() && version == 0) {
+      state = reader.latestOrPublished();
+    }
     if (state.version() != version) {
       throw new NoSuchDatasetException("Cannot read version " + version + " of dataset '" + uuid + "' in "
           + store.url() + ": " + (state.exists() ? "the latest version is " + state.version() : "it has no log"));

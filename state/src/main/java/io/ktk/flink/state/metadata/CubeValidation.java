@@ -24,8 +24,10 @@ import java.util.function.Function;
  *   <li>exactly one dataset is marked {@code ktk_cube_is_seed}, and it is the cube's seed;
  *   <li>cube keys a dataset records ({@code ktk_cube_dimension_columns}, {@code ktk_cube_partition_columns})
  *       equal the cube's;
- *   <li>every dataset's partition keys equal the cube's partition columns (stricter than Kartothek,
- *       which lets non-seed datasets choose other partition keys; the planner aligns physical partitions);
+ *   <li>the seed's partition keys are the cube's partition columns, in order; any other dataset may be
+ *       partitioned by some of them only, in any order (and by further columns), as Kartothek allows,
+ *       but a cube partition column that it holds is one of its partition keys, never a plain data
+ *       column;
  *   <li>the seed has every dimension column, every other dataset at least one;
  *   <li>payload columns (neither dimension nor partition columns) belong to one dataset only;
  *   <li>the seed has an index on each dimension column not in {@code ktk_cube_suppress_index_on};
@@ -113,11 +115,7 @@ public final class CubeValidation {
     for (CubeDataset dataset : byId.values()) {
       checkRecordedColumns(cube, dataset, CubeMetadataKeys.DIMENSION_COLUMNS, cube.dimensionColumns());
       checkRecordedColumns(cube, dataset, CubeMetadataKeys.PARTITION_COLUMNS, cube.partitionColumns());
-      List<String> keys = dataset.metadata().partitionKeys();
-      if (!keys.equals(cube.partitionColumns())) {
-        throw fail(cube, "dataset " + dataset.datasetId() + " has partition keys " + keys + ", expected "
-            + cube.partitionColumns() + " (rule: every dataset is partitioned by the cube's partition columns)");
-      }
+      checkPartitionKeys(cube, dataset);
       checkDimensionColumns(cube, dataset);
     }
 
@@ -165,6 +163,25 @@ public final class CubeValidation {
     if (recorded.isPresent() && !recorded.get().equals(expected)) {
       throw fail(cube, "dataset " + dataset.datasetId() + " records " + key + " " + recorded.get() + ", expected "
           + expected + " (rule: all datasets record the same cube)");
+    }
+  }
+
+  private static void checkPartitionKeys(CubeSpec cube, CubeDataset dataset) {
+    List<String> keys = dataset.metadata().partitionKeys();
+    if (dataset.datasetId().equals(cube.seedDatasetId())) {
+      if (!keys.equals(cube.partitionColumns())) {
+        throw fail(cube, "seed dataset " + dataset.datasetId() + " has partition keys " + keys + ", expected "
+            + cube.partitionColumns() + " (rule: the seed is partitioned by the cube's partition columns, in order)");
+      }
+      return;
+    }
+    NavigableSet<String> plain = new TreeSet<>(cube.partitionColumns());
+    plain.retainAll(dataset.columns());
+    keys.forEach(plain::remove);
+    if (!plain.isEmpty()) {
+      throw fail(cube, "dataset " + dataset.datasetId() + " holds partition columns " + plain + " as data columns,"
+          + " partitioned by " + keys + " (rule: a dataset that has a partition column of the cube is partitioned"
+          + " by it; it may lack some of them)");
     }
   }
 

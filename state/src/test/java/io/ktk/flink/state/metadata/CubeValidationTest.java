@@ -88,10 +88,38 @@ class CubeValidationTest {
   }
 
   @Test
-  void everyDatasetIsPartitionedByTheCubesPartitionColumns() {
+  void theSeedIsPartitionedByTheCubesPartitionColumnsInOrder() {
+    CubeSpec cube = CubeSpec.of("weather", List.of("city", "sensor"), List.of("country", "day"));
+    CubeValidation.CubeDataset seed = dataset(cube, "seed", List.of("day", "country"), Set.of("city", "sensor"),
+        Set.of("country", "day", "city", "sensor", "temp"), CubeMetadataKeys.datasetMetadata(cube, "seed"));
+    assertThatThrownBy(() -> CubeValidation.validate(cube, List.of(seed)))
+        .isInstanceOf(KtkValidationException.class)
+        .hasMessage("Cannot accept cube weather: seed dataset seed has partition keys [day, country], expected"
+            + " [country, day] (rule: the seed is partitioned by the cube's partition columns, in order)");
+  }
+
+  @Test
+  void anEnrichmentMayBePartitionedBySomeOfThePartitionColumnsInAnyOrderAsKartothekAllows() {
+    CubeSpec cube = CubeSpec.of("weather", List.of("city", "sensor"), List.of("country", "day"));
+    CubeValidation.CubeDataset seed = dataset(cube, "seed", List.of("country", "day"), Set.of("city", "sensor"),
+        Set.of("country", "day", "city", "sensor", "temp"), CubeMetadataKeys.datasetMetadata(cube, "seed"));
+    CubeValidation.CubeDataset byDay = dataset(cube, "daily", List.of("day"), Set.of(),
+        Set.of("day", "city", "rain"), CubeMetadataKeys.datasetMetadata(cube, "daily"));
+    CubeValidation.CubeDataset swapped = dataset(cube, "swapped", List.of("day", "country"), Set.of(),
+        Set.of("day", "country", "city", "wind"), CubeMetadataKeys.datasetMetadata(cube, "swapped"));
+    CubeValidation.CubeDataset unpartitioned = dataset(cube, "static", List.of(), Set.of(),
+        Set.of("city", "population"), CubeMetadataKeys.datasetMetadata(cube, "static"));
+
+    assertThatCode(() -> CubeValidation.validate(cube, List.of(seed, byDay, swapped, unpartitioned)))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aPartitionColumnThatIsAPlainDataColumnIsRefusedAsKartothekRefusesIt() {
     CubeValidation.CubeDataset other = dataset("enrich", List.of(), Set.of(), Set.of("country", "city", "population"));
-    assertInvalid(List.of(seed(), other), "dataset enrich has partition keys [], expected [country]"
-        + " (rule: every dataset is partitioned by the cube's partition columns)");
+    assertInvalid(List.of(seed(), other), "dataset enrich holds partition columns [country] as data columns,"
+        + " partitioned by [] (rule: a dataset that has a partition column of the cube is partitioned by it; it may"
+        + " lack some of them)");
   }
 
   @Test
