@@ -68,7 +68,7 @@ public final class PartitionJoin {
     }
     List<Field> output = query.output().getFields();
     sources = new Source[output.size()];
-    List<String> partitionColumns = query.cube().partitionColumns();
+    List<String> partitionColumns = query.partitionColumnNames();
     for (int i = 0; i < output.size(); i++) {
       String name = output.get(i).getName();
       int partition = partitionColumns.indexOf(name);
@@ -285,9 +285,9 @@ public final class PartitionJoin {
     List<Field> partitionBy = query.partitionBy();
     for (int i = 0; i < partitionBy.size(); i++) {
       Field column = partitionBy.get(i);
-      if (!query.cube().partitionColumns().contains(column.getName())) {
+      if (!query.partitionColumnNames().contains(column.getName())) {
         conditions.add(TypedCondition.resolve(Condition.eq(column.getName(), group.key().get(i)), column,
-            "cube '" + query.cube().name() + "'", query.query().semantics()));
+            query.target().describe(), query.query().semantics()));
       }
     }
     return conditions;
