@@ -51,8 +51,18 @@ final class DatasetCells {
   private final Set<String> keyNames = new HashSet<>();
   private final AppendedColumn[] columns;
   private boolean[] passes = new boolean[1024];
+  /**
+   * Rows that cannot decide a kept row, so de-duplication leaves them out: they fail a condition on
+   * a key column (every row of their key fails it), or any condition where failing rows have no
+   * effect (a projected seed, Kartothek semantics).
+   */
+  private boolean[] dropped = new boolean[1024];
+  private int droppedCount;
   private int rows;
   private boolean anyPassed;
+  /** The keys, one column each ({@link #encodeKeys}). */
+  private CellKeys columnKeys;
+  /** The keys as sorted and joined: {@link #columnKeys}, or those packed into one long ({@link #usePacked}). */
   private CellKeys keys;
   private int[] cells;
   private int cellCount;
@@ -82,6 +92,7 @@ final class DatasetCells {
       // room for all rows at once: columns are not regrown file by file
       Arrays.stream(columns).forEach(column -> column.expect((int) expected));
       passes = Arrays.copyOf(passes, Math.max(passes.length, (int) expected));
+      dropped = Arrays.copyOf(dropped, passes.length);
     }
     List<String> names = dataset.readColumnNames();
     int[] conditionPositions = conditions.stream().mapToInt(c -> names.indexOf(c.columnName())).toArray();
@@ -172,9 +183,7 @@ final class DatasetCells {
     for (int i = 0; i < columns.length; i++) {
       columns[i].append(byColumn[i], count);
     }
-    if (rows + count > passes.length) {
-      passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
-    }
+    grow(count);
     if (conditions != null) {
       test(byColumn, count, conditions, conditionPositions);
       if (projection.deleted() >= 0) {
@@ -195,26 +204,39 @@ final class DatasetCells {
 
   /** Appends {@code count} rows of no read column, all passing (there is no condition to test). */
   private void appendPassing(int count) {
-    if (rows + count > passes.length) {
-      passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
-    }
+    grow(count);
     Arrays.fill(passes, rows, rows + count, true);
     rows += count;
   }
 
+  private void grow(int count) {
+    if (rows + count > passes.length) {
+      passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
+      dropped = Arrays.copyOf(dropped, passes.length);
+    }
+  }
+
+  /**
+   * Tests the conditions on the rows just read: those on key columns first, whose failing rows are
+   * {@link #dropped}, then the others (whose failing rows are dropped too where failing rows have
+   * no effect).
+   */
   private void test(TypedVector[] byColumn, int count, List<TypedCondition> conditions, int[] positions) {
     Arrays.fill(passes, rows, rows + count, true);
-    for (int c = 0; c < positions.length; c++) {
-      TypedCondition condition = conditions.get(c);
-      TypedVector vector = byColumn[positions[c]];
-      OrderedCondition ordered = vector == null ? null : OrderedCondition.of(condition, vector);
-      if (ordered != null) {
-        ordered.apply(vector, count, passes, rows);
-        continue;
+    boolean failingRowsCount = merge != RowMerge.NONE && !filterFirst && !dataset.projected();
+    for (boolean onKeys : new boolean[] {true, false}) {
+      for (int c = 0; c < positions.length; c++) {
+        TypedCondition condition = conditions.get(c);
+        if (keyNames.contains(condition.columnName()) == onKeys) {
+          ConditionTests.apply(condition, byColumn[positions[c]], count, passes, rows);
+        }
       }
-      for (int row = 0; row < count; row++) {
-        if (passes[rows + row]) {
-          passes[rows + row] = condition.test(vector == null ? null : vector.get(row));
+      if (onKeys || !failingRowsCount) {
+        for (int row = rows; row < rows + count; row++) {
+          if (!passes[row] && !dropped[row]) {
+            dropped[row] = true;
+            droppedCount++;
+          }
         }
       }
     }
@@ -232,7 +254,20 @@ final class DatasetCells {
     for (int c = 0; c < kinds.size(); c++) {
       keyVectors.add(columns[c].vector());
     }
-    keys = CellKeys.encode(kinds, keyVectors, rows, ranks);
+    columnKeys = CellKeys.encode(kinds, keyVectors, rows, ranks, droppedCount > 0 ? dropped : null);
+    keys = columnKeys;
+  }
+
+  /** Turns the value ids of ranked key columns into ranks, once every dataset's keys are encoded. */
+  void resolveRanks(List<KeyKind> kinds, KeyRanks[] ranks) {
+    if (columnKeys != null) {
+      columnKeys.resolveRanks(kinds, ranks);
+    }
+  }
+
+  /** Sorts and joins by these keys, one long per row ({@link KeyPacking}), instead of by the columns. */
+  void usePacked(long[] packed) {
+    keys = CellKeys.single(packed, rows);
   }
 
   /**
@@ -240,38 +275,42 @@ final class DatasetCells {
    * long in a range not much wider than the row count are placed by their value (a "perfect hash",
    * one pass); other keys are sorted.
    */
-  void keep(List<KeyKind> kinds, KeyRanks[] ranks, KeySort sort) {
+  void keep(KeySort sort) {
     if (merge == RowMerge.NONE) {
       keepPassing();
       return;
     }
-    keys.resolveRanks(kinds, ranks);
     long[] single = keys.singleWords();
     if (single != null && rows > 0 && keepDense(single)) {
       return;
     }
-    cells = new int[rows];
+    int count = rows - droppedCount;
+    cells = new int[count];
     cellCount = 0;
-    int[] order = new int[rows];
-    Arrays.setAll(order, i -> i);
-    sort.sort(keys, order, rows);
+    int[] order = new int[count];
+    for (int row = 0, i = 0; row < rows; row++) {
+      if (!dropped[row]) {
+        order[i++] = row;
+      }
+    }
+    sort.sort(keys, order, count);
     long[] sorted = null;
     if (single != null) {
-      sorted = new long[rows];
-      for (int i = 0; i < rows; i++) {
+      sorted = new long[count];
+      for (int i = 0; i < count; i++) {
         sorted[i] = single[order[i]];
       }
-      cellWords = new long[rows];
+      cellWords = new long[count];
     }
     int start = 0;
-    while (start < rows) {
+    while (start < count) {
       int end = start + 1;
       if (sorted != null) {
-        while (end < rows && sorted[end] == sorted[start]) {
+        while (end < count && sorted[end] == sorted[start]) {
           end++;
         }
       } else {
-        while (end < rows && keys.compare(order[start], keys, order[end]) == 0) {
+        while (end < count && keys.compare(order[start], keys, order[end]) == 0) {
           end++;
         }
       }
@@ -321,11 +360,13 @@ final class DatasetCells {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int row = 0; row < rows; row++) {
-      min = Math.min(min, words[row]);
-      max = Math.max(max, words[row]);
+      if (!dropped[row]) {
+        min = Math.min(min, words[row]);
+        max = Math.max(max, words[row]);
+      }
     }
     long range = max - min;
-    if (range < 0 || range >= 4L * rows + 1024) {
+    if (min > max || range < 0 || range >= 4L * (rows - droppedCount) + 1024) {
       return false;
     }
     int[] placed = new int[(int) range + 1];
@@ -344,7 +385,9 @@ final class DatasetCells {
       }
     } else {
       for (int row = 0; row < rows; row++) {
-        placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
+        if (!dropped[row]) {
+          placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
+        }
       }
     }
     slots = placed;
@@ -400,9 +443,14 @@ final class DatasetCells {
     return cellWords;
   }
 
-  /** The keys of all rows read (index them with {@link #cells()}). */
+  /** The keys of all rows read as sorted and joined, maybe packed (index them with {@link #cells()}). */
   CellKeys keys() {
     return keys;
+  }
+
+  /** The keys of all rows read, one column each. */
+  CellKeys columnKeys() {
+    return columnKeys;
   }
 
   /** The values of read column {@code column} for all rows read. */

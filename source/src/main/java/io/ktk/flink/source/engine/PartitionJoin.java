@@ -5,6 +5,7 @@ import io.ktk.flink.source.planner.DatasetRole;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.ResolvedQuery;
+import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.store.ObjectStore;
@@ -42,6 +43,10 @@ public final class PartitionJoin {
   private final List<List<KeyKind>> kinds = new ArrayList<>();
   /** Per dataset, the positions of its key columns among the seed's. */
   private final List<int[]> seedKeyPositions = new ArrayList<>();
+  /** Per dataset, the names of its key columns. */
+  private final List<List<String>> keyNames = new ArrayList<>();
+  /** How the current partition's keys are packed into one long, or null (see {@link KeyPacking}). */
+  private KeyPacking packing;
   private final Source[] sources;
   private final boolean prune;
   private final RowGroupCounters counters;
@@ -58,6 +63,7 @@ public final class PartitionJoin {
     List<String> seedKeys = query.seed().keyColumns().stream().map(Field::getName).toList();
     for (DatasetRead dataset : query.datasets()) {
       kinds.add(dataset.keyColumns().stream().map(KeyKind::of).toList());
+      keyNames.add(dataset.keyColumns().stream().map(Field::getName).toList());
       seedKeyPositions.add(dataset.keyColumns().stream().mapToInt(f -> seedKeys.indexOf(f.getName())).toArray());
       for (int position : seedKeyPositions.get(seedKeyPositions.size() - 1)) {
         if (position < 0) {
@@ -143,8 +149,17 @@ public final class PartitionJoin {
       ranks.add(datasetRanks);
       cells.get(d).encodeKeys(kinds.get(d), datasetRanks);
     }
+    List<CellKeys> keys = new ArrayList<>(datasets.size());
     for (int d = 0; d < datasets.size(); d++) {
-      cells.get(d).keep(kinds.get(d), ranks.get(d), sort);
+      cells.get(d).resolveRanks(kinds.get(d), ranks.get(d));
+      keys.add(cells.get(d).columnKeys());
+    }
+    packing = datasets.get(0).merge() == RowMerge.NONE ? null : KeyPacking.of(keyNames, keys);
+    for (int d = 0; d < datasets.size(); d++) {
+      if (packing != null) {
+        cells.get(d).usePacked(packing.pack(keys.get(d), keyNames.get(d)));
+      }
+      cells.get(d).keep(sort);
     }
     return cells;
   }
@@ -155,19 +170,24 @@ public final class PartitionJoin {
    */
   private int[] match(DatasetCells seed, int[] seedRows, long[] seedWords, int count, int d, DatasetCells other) {
     int[] positions = seedKeyPositions.get(d);
-    CellKeys seedKeys = seed.keys().select(positions);
+    // the other's key is the seed's whole key: the seed's kept keys (in order) are the ones to match
+    boolean whole = positions.length == keyNames.get(0).size() && isPrefix(positions);
+    CellKeys seedKeys = seed.columnKeys().select(positions);
+    if (packing != null) {
+      seedKeys = whole ? seed.keys() : CellKeys.single(packing.pack(seedKeys, keyNames.get(d)), seedKeys.rows());
+    }
     int[] matched = new int[count];
     long[] seedRowWords = seedKeys.singleWords();
     if (other.dense() && seedRowWords != null) {
       // the other's rows are placed by key: look each seed key up (in order when it is the seed's whole key)
-      boolean inOrder = seedWords != null && positions.length == 1;
+      boolean inOrder = seedWords != null && whole;
       for (int i = 0; i < count; i++) {
         matched[i] = other.lookup(inOrder ? seedWords[i] : seedRowWords[seedRows[i]]);
       }
       return matched;
     }
-    if (seedWords != null && other.cellWords() != null && positions.length == 1) {
-      // one key column, the seed's only one: both sides' keys are in order already
+    if (seedWords != null && other.cellWords() != null && whole) {
+      // the seed's whole key, one long: both sides' keys are in order already
       mergeWords(seedWords, count, other.cellWords(), other.cells(), other.cellCount(), matched);
       return matched;
     }
@@ -180,7 +200,7 @@ public final class PartitionJoin {
     sort.sort(seedKeys, byKey, count);
     int[] matchedByKey = new int[count];
     merge(seedKeys, byKey, count, other, matchedByKey);
-    int[] rowMatch = new int[seed.keys().rows()];
+    int[] rowMatch = new int[seedKeys.rows()];
     for (int i = 0; i < count; i++) {
       rowMatch[byKey[i]] = matchedByKey[i];
     }
