@@ -96,7 +96,24 @@ public final class PartitionJoin {
 
   /** The rows of one partition of {@code group} as columns, sorted by the query's dimension columns. */
   public ResultBatch batch(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
-    List<DatasetCells> cells = load(store, group, partition);
+    return join(load(store, group, partition), partition, List.of()).batch();
+  }
+
+  /**
+   * The rows of a physical partition for every query group at once ({@code partition} holds the
+   * files of all groups), each with the values of the {@code partition_by} columns it is grouped
+   * by, which must be dimension columns of the query ({@link GroupedPartitions}): the rows of one
+   * group are those of its values.
+   */
+  Grouped batchOfAllGroups(ObjectStore store, GroupPartition partition, List<String> groupColumns)
+      throws IOException {
+    return join(load(store, null, partition), partition, groupColumns);
+  }
+
+  /** Rows of several groups, and per row the values of the columns the groups are formed by. */
+  record Grouped(ResultBatch batch, List<TypedVector> groupColumns) {}
+
+  private Grouped join(List<DatasetCells> cells, GroupPartition partition, List<String> groupColumns) {
     DatasetCells seed = cells.get(0);
     int count = seed.cellCount();
     // joined[d][i]: the row of dataset d joined to the i-th result row (-1: none)
@@ -117,11 +134,17 @@ public final class PartitionJoin {
           ? constant(partition.partitionValues().get(source.column()), count)
           : cells.get(source.dataset()).column(source.column()).gather(joined[source.dataset()], count));
     }
-    return new ResultBatch(query.output(), columns, count);
+    List<TypedVector> groupValues = new ArrayList<>(groupColumns.size());
+    for (String column : groupColumns) {
+      int read = query.seed().readColumnNames().indexOf(column);
+      groupValues.add(seed.column(read).gather(joined[0], count));
+    }
+    return new Grouped(new ResultBatch(query.output(), columns, count), groupValues);
   }
 
+  /** Loads every dataset's files of {@code partition}; with {@code group} null, without its conditions. */
   private List<DatasetCells> load(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
-    List<TypedCondition> groupConditions = groupConditions(group);
+    List<TypedCondition> groupConditions = group == null ? List.of() : groupConditions(group);
     List<DatasetRead> datasets = query.datasets();
     List<DatasetCells> cells = new ArrayList<>(datasets.size());
     for (DatasetRead dataset : datasets) {
@@ -297,6 +320,16 @@ public final class PartitionJoin {
       vector.append(value);
     }
     return vector;
+  }
+
+  /** The values of {@code group}'s key for the {@code partition_by} columns {@code columns}. */
+  List<Object> groupValues(QueryGroup group, List<String> columns) {
+    List<String> partitionBy = query.partitionBy().stream().map(Field::getName).toList();
+    List<Object> values = new ArrayList<>(columns.size());
+    for (String column : columns) {
+      values.add(group.key().get(partitionBy.indexOf(column)));
+    }
+    return values;
   }
 
   /** {@code column == value} for each {@code partition_by} column that is not a partition column. */
