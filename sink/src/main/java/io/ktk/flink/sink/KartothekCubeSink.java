@@ -80,9 +80,16 @@ public final class KartothekCubeSink
   private static final long serialVersionUID = 1L;
 
   private final CubeSinkConfig config;
+  /** Whether {@link #addTo} gives the sink a uid, so that its aggregator gets one derived from it. */
+  private final boolean hasUid;
 
   KartothekCubeSink(CubeSinkConfig config) {
+    this(config, false);
+  }
+
+  private KartothekCubeSink(CubeSinkConfig config, boolean hasUid) {
     this.config = requireNonNull(config, "config is null");
+    this.hasUid = hasUid;
   }
 
   /** A builder of a sink of cube {@code cube}. */
@@ -130,7 +137,8 @@ public final class KartothekCubeSink
         .keyBy(new CubeRows.ByCell())
         .process(new CubeValidationFunction(config), unionType)
         .name("Kartothek validation: cube " + config.cube());
-    DataStreamSink<RowData> sink = valid.sinkTo(this).name("Kartothek: cube " + config.cube());
+    DataStreamSink<RowData> sink = valid.sinkTo(uid == null ? this : new KartothekCubeSink(config, true))
+        .name("Kartothek: cube " + config.cube());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);
@@ -176,7 +184,7 @@ public final class KartothekCubeSink
   @Override
   public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
       DataStream<CommittableMessage<FileBatch>> committables) {
-    return FileBatchAggregator.behind(committables, "cube " + config.cube());
+    return FileBatchAggregator.behind(committables, "cube " + config.cube(), hasUid);
   }
 
   @Override
