@@ -58,10 +58,11 @@ public final class IngestJob {
    * @param restoreFrom a retained checkpoint to resume from, or null
    * @param deadLetterParts where committed dead letters go (policy DEAD_LETTER), or null
    * @param injectFailuresAt test hook: lines where the job fails once
+   * @param cluster a Flink session cluster to submit the job to, or null for the embedded one
    */
   public record Settings(IngestTarget target, RecordParser parser, TextFileSplit input, String inputName,
       int parallelism, Duration checkpointInterval, Path checkpointDir, Path restoreFrom,
-      ValidationPolicy policy, Path deadLetterParts, Set<Long> injectFailuresAt) {
+      ValidationPolicy policy, Path deadLetterParts, Set<Long> injectFailuresAt, RemoteCluster cluster) {
     public Settings {
       requireNonNull(target, "target is null");
       requireNonNull(parser, "parser is null");
@@ -119,6 +120,9 @@ public final class IngestJob {
     }
     if (settings.restoreFrom() != null) {
       configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, settings.restoreFrom().toUri().toString());
+    }
+    if (settings.cluster() != null) {
+      settings.cluster().configure(configuration);
     }
     return configuration;
   }

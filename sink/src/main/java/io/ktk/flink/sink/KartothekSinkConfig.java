@@ -16,6 +16,7 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -39,6 +40,7 @@ import org.apache.flink.table.types.logical.RowType;
  * @param publishMinInterval the least time between two publications of the plateau view ({@link
  *     KartothekSinkOptions#PUBLISH_MIN_INTERVAL})
  */
+@Internal
 public record KartothekSinkConfig(
     ObjectStoreFactory store,
     String dataset,

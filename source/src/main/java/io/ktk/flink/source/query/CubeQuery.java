@@ -13,6 +13,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a user asks of a cube, before it is checked against the cube: which rows (conditions,
@@ -38,6 +39,7 @@ import java.util.stream.Collectors;
  *     column); empty: one group per physical partition
  * @param datasets ids of the datasets to use (the seed is always used); empty: all of the cube's
  */
+@PublicEvolving
 public record CubeQuery(
     List<Condition> conditions,
     List<String> columns,
