@@ -19,7 +19,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.description.HtmlFormatter;
 import org.apache.flink.table.factories.Factory;
+import org.apache.flink.util.TimeUtils;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -81,7 +83,7 @@ class OptionsDocTest {
       }
       rows.add("| `" + key + "` | " + defaultOf(option) + " | " + builderCell + " | " + mark(sql.contains(key))
           + " | " + mark(catalog.contains(key)) + " | " + (cli.isEmpty() ? "" : "`" + cli + "`") + " | "
-          + option.description().toString().replace("|", "\\|").replace("\n", " ") + " |");
+          + new HtmlFormatter().format(option.description()).replace("|", "\\|").replace("\n", " ") + " |");
     }
     for (Map.Entry<String, String> store : StoreOptions.S3_DESCRIPTIONS.entrySet()) {
       rows.add("| `store." + store.getKey() + "` | | `store(url, options)` | ✓ | ✓ | `--store-option "
@@ -112,6 +114,9 @@ class OptionsDocTest {
       return "";
     }
     Object value = option.defaultValue();
+    if (value instanceof java.time.Duration duration) {
+      return "`" + TimeUtils.formatWithHighestUnit(duration) + "`";
+    }
     String text = value instanceof List<?> list ? (list.isEmpty() ? "none" : String.join(",", list.stream()
         .map(String::valueOf).toList())) : String.valueOf(value);
     return "`" + text + "`";
