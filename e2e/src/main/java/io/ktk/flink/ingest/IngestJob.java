@@ -87,7 +87,9 @@ public final class IngestJob {
   public static void run(Settings settings, Runnable whileRunning) throws Exception {
     // As in the demo: the cluster shuts Pekko down itself; Pekko's JVM hook would fail later.
     System.setProperty("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook", "off");
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(settings));
+    // getExecutionEnvironment would make a local environment, which forces the target "local"
+    StreamExecutionEnvironment env = settings.cluster() != null ? new StreamExecutionEnvironment(configuration(settings))
+        : StreamExecutionEnvironment.getExecutionEnvironment(configuration(settings));
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.setParallelism(settings.parallelism());
     env.enableCheckpointing(settings.checkpointInterval().toMillis());
