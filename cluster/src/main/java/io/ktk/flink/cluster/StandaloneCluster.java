@@ -88,7 +88,8 @@ public final class StandaloneCluster implements AutoCloseable {
     config.put("taskmanager.memory.managed.size", "64m");
     config.put("taskmanager.memory.network.min", "64m");
     config.put("taskmanager.memory.network.max", "64m");
-    config.put("cluster.evenly-spread-out-slots", "true");
+    // a job's tasks spread over the TaskManagers, so that killing one hits the job
+    config.put("taskmanager.load-balance.mode", "SLOTS");
     // a SIGKILLed TaskManager is noticed within seconds, not the default 50
     config.put("heartbeat.interval", "1000");
     config.put("heartbeat.timeout", "5000");
@@ -142,8 +143,10 @@ public final class StandaloneCluster implements AutoCloseable {
       taskManagerResources = bashJavaUtils("GET_TM_RESOURCE_PARAMS");
     }
     List<String> jvm = List.of(taskManagerResources.get(0).trim().split("\\s+"));
-    List<String> dynamic = List.of(taskManagerResources.get(1).trim().split("\\s+"));
-    Process process = launch("taskmanager-" + taskManagers.size(),
+    List<String> dynamic = new ArrayList<>(List.of(taskManagerResources.get(1).trim().split("\\s+")));
+    // a resource id that names the process, so that a test can kill the one that runs a task
+    dynamic.addAll(List.of("-D", "taskmanager.resource-id=" + taskManagerId(taskManagers.size())));
+    Process process = launch(taskManagerId(taskManagers.size()),
         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", jvm, dynamic);
     taskManagers.add(process);
     return process;
@@ -190,6 +193,11 @@ public final class StandaloneCluster implements AutoCloseable {
       }
       Thread.sleep(200);
     }
+  }
+
+  /** The resource id of TaskManager {@code index}, as the JobManager's REST API shows it. */
+  public static String taskManagerId(int index) {
+    return "taskmanager-" + index;
   }
 
   /** Kills TaskManager {@code index} with SIGKILL: no shutdown hook runs, its sockets just close. */

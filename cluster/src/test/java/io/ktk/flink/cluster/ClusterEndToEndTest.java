@@ -117,10 +117,13 @@ class ClusterEndToEndTest {
     String job = insert.jobId();
     assertThat(job).isNotNull();
 
-    // Mid-job, once a checkpoint has committed rows: kill a TaskManager that runs its tasks.
+    // Mid-job, once a checkpoint has committed rows: kill a TaskManager that runs its tasks, and
+    // start another in its place (as a resource manager of a real deployment would).
     awaitCommittedVersion("sql", "events", 1);
     assertThat(jobState(job)).isEqualTo("RUNNING");
-    cluster.killTaskManager(0);
+    int victim = taskManagerRunning(job);
+    cluster.killTaskManager(victim);
+    cluster.startTaskManager();
     String state = awaitJobEnd(job);
     assertThat(state).isEqualTo("FINISHED");
     assertThat(restarts(job)).as("the job restarted after the TaskManager died").isPositive();
@@ -130,8 +133,22 @@ class ClusterEndToEndTest {
       assertThat(ids).hasSize((int) ROWS);
       assertThat(ids.stream().sorted().toList()).isEqualTo(LongStream.rangeClosed(1, ROWS).boxed().toList());
     }
-    cluster.startTaskManager();
     cluster.awaitTaskManagers(2);
+  }
+
+  /** The index of a TaskManager that runs a task of {@code job}. */
+  private static int taskManagerRunning(String job) throws Exception {
+    for (JsonNode vertex : rest("GET", "/jobs/" + job, null).path("vertices")) {
+      JsonNode managers = rest("GET", "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/taskmanagers",
+          null).path("taskmanagers");
+      for (JsonNode manager : managers) {
+        String id = manager.path("taskmanager-id").asText();
+        if (id.startsWith("taskmanager-") && manager.path("status").asText().equals("RUNNING")) {
+          return Integer.parseInt(id.substring("taskmanager-".length()));
+        }
+      }
+    }
+    throw new IllegalStateException("No TaskManager runs a task of job " + job);
   }
 
   @Test
@@ -151,27 +168,31 @@ class ClusterEndToEndTest {
   void aContinuousReadSeesCommitsOfADataStreamJobJar() throws Exception {
     Path jobJar = JobJars.withConnector(connectorJar, work.resolve("cube-job.jar"), CubeJob.class);
     String jarId = uploadJar(jobJar);
-    awaitJobEnd(runJar(jarId, 1, 100));
+    assertThat(awaitJobEnd(runJar(jarId, 1, 100))).isEqualTo("FINISHED");
 
     SqlGatewayClient sql = session(true);
     sql.execute("CREATE TABLE sensors (`day` STRING, sensor BIGINT, reading BIGINT, `value` DOUBLE) WITH ("
         + "'connector' = 'kartothek', " + store("cube") + ", 'cube' = 'sensors', 'scan.mode' = 'CONTINUOUS', "
         + "'scan.discovery-interval' = '500ms')");
     SqlGatewayClient.Operation select = sql.submit("SELECT reading FROM sensors WHERE reading > 95");
-    SqlGatewayClient.Results results = sql.results(select);
-    List<Long> seen = new ArrayList<>();
-    while (seen.size() < 5) {
-      results.next(Duration.ofMinutes(2)).forEach(row -> seen.add(row.path("fields").get(0).asLong()));
-    }
-    assertThat(seen).containsExactlyInAnyOrder(96L, 97L, 98L, 99L, 100L);
+    try {
+      SqlGatewayClient.Results results = sql.results(select);
+      List<Long> seen = new ArrayList<>();
+      while (seen.size() < 5) {
+        results.next(Duration.ofMinutes(2)).forEach(row -> seen.add(row.path("fields").get(0).asLong()));
+      }
+      assertThat(seen).containsExactlyInAnyOrder(96L, 97L, 98L, 99L, 100L);
 
-    awaitJobEnd(runJar(jarId, 101, 110));
-    while (seen.size() < 15) {
-      results.next(Duration.ofMinutes(2)).forEach(row -> seen.add(row.path("fields").get(0).asLong()));
+      assertThat(awaitJobEnd(runJar(jarId, 101, 110))).isEqualTo("FINISHED");
+      while (seen.size() < 15) {
+        results.next(Duration.ofMinutes(2)).forEach(row -> seen.add(row.path("fields").get(0).asLong()));
+      }
+      assertThat(seen).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(96, 110).boxed().toList());
+    } finally {
+      sql.cancel(select);
     }
-    assertThat(seen).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(96, 110).boxed().toList());
-    sql.cancel(select);
   }
+
 
   @Test
   @Order(4)
