@@ -37,7 +37,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The connector on a real cluster: a standalone Flink 2.1 session cluster (JobManager, two
@@ -53,8 +52,8 @@ class ClusterEndToEndTest {
   private static final long ROWS = 20_000;
   private static final S3Proxy S3 = S3Proxy.inMemory();
 
-  @TempDir
-  static Path work;
+  /** In target/, so that the cluster's logs are there to read after a failure. */
+  private static final Path work = Path.of("target", "cluster-e2e").toAbsolutePath();
 
   private static StandaloneCluster cluster;
   private static Path connectorJar;
@@ -62,6 +61,14 @@ class ClusterEndToEndTest {
 
   @BeforeAll
   static void startTheCluster() throws Exception {
+    if (Files.exists(work)) {
+      try (java.util.stream.Stream<Path> old = Files.walk(work)) {
+        for (Path file : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(file);
+        }
+      }
+    }
+    Files.createDirectories(work);
     S3.start();
     connectorJar = Path.of(System.getProperty("ktk.connector.jar"));
     List<Path> classpath = Arrays.stream(Files.readString(Path.of(System.getProperty("ktk.flink.classpath"))).trim()
@@ -189,7 +196,7 @@ class ClusterEndToEndTest {
       }
       assertThat(seen).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(96, 110).boxed().toList());
     } finally {
-      sql.cancel(select);
+      sql.close(select);
     }
   }
 
@@ -254,8 +261,16 @@ class ClusterEndToEndTest {
     throw new IllegalStateException("Job " + job + " did not end in time");
   }
 
+  /** The highest attempt number of any subtask of the job: 0 when no task was ever restarted. */
   private static long restarts(String job) throws Exception {
-    return rest("GET", "/jobs/" + job + "/exceptions", null).path("exceptionHistory").path("entries").size();
+    long attempts = 0;
+    for (JsonNode vertex : rest("GET", "/jobs/" + job, null).path("vertices")) {
+      for (JsonNode subtask : rest("GET", "/jobs/" + job + "/vertices/" + vertex.path("id").asText(), null)
+          .path("subtasks")) {
+        attempts = Math.max(attempts, subtask.path("attempt").asLong());
+      }
+    }
+    return attempts;
   }
 
   private static String uploadJar(Path jar) throws Exception {

@@ -52,8 +52,11 @@ final class SqlGatewayClient {
     return new Results("/v2/sessions/" + session + "/operations/" + operation.handle() + "/result/0?rowFormat=JSON");
   }
 
-  void cancel(Operation operation) throws IOException, InterruptedException {
-    post("/v1/sessions/" + session + "/operations/" + operation.handle() + "/cancel", Map.of());
+  /** Closes the operation: its result is dropped and a job still running for it is cancelled. */
+  void close(Operation operation) throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/v1/sessions/" + session + "/operations/"
+        + operation.handle() + "/close")).DELETE().build();
+    answer(http.send(request, HttpResponse.BodyHandlers.ofString()), "close " + operation.handle());
   }
 
   /** The pages of one result. */
