@@ -83,7 +83,8 @@ class ReadCommandTest {
     KtkRun asOf = ktk("read", "--store", url, "--dataset", "events", "--columns", "c", "--as-of", between.toString());
     KtkRun before = ktk("read", "--store", url, "--dataset", "events", "--as-of", "2000-01-01T00:00:00Z");
 
-    assertThat(latest.out()).isEqualTo("c\r\n3\r\n4\r\n5\r\n6\r\n1\r\n2\r\n");
+    // files of a partition come in label order, so the new file's place among them is random
+    assertThat(latest.out().split("\r\n")).containsExactlyInAnyOrder("c", "1", "2", "3", "4", "5", "6");
     assertThat(first.out()).as(first.toString()).isEqualTo("c\r\n3\r\n4\r\n5\r\n1\r\n2\r\n");
     assertThat(asOf.out()).as(asOf.toString()).isEqualTo(first.out());
     assertThat(before.exitCode()).isEqualTo(Ktk.ERROR);

@@ -16,7 +16,9 @@ import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -137,7 +139,7 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
     }
     String seed = stored.map(CubeSpec::seedDatasetId).orElse(CubeNames.DEFAULT_SEED_DATASET_ID);
     String id = ids.isEmpty() ? seed : ids.get(0);
-    List<ConfigOption<?>> accepted = new java.util.ArrayList<>(KartothekSinkOptions.all());
+    List<ConfigOption<?>> accepted = new ArrayList<>(KartothekSinkOptions.all());
     accepted.remove(KartothekSinkOptions.DATASET);
     accepted.remove(KartothekSinkOptions.INDEX_COLUMNS);
     accepted.remove(KartothekSinkOptions.PARTITION_COLUMNS);
@@ -164,7 +166,7 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
 
   /** The options of {@code accepted} and the store's, as text for a builder. */
   private static Map<String, String> builderOptions(Map<String, String> options, List<ConfigOption<?>> accepted) {
-    Set<String> keys = new java.util.HashSet<>();
+    Set<String> keys = new HashSet<>();
     accepted.forEach(option -> keys.add(option.key()));
     Map<String, String> builderOptions = new HashMap<>();
     options.forEach((key, value) -> {
