@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -65,6 +66,7 @@ import org.apache.flink.types.Row;
  * rows of the seed files that later commits added, joined with the other datasets' versions of the
  * moment it found them (append-only; see {@code docs/cube-query.md}).
  */
+@PublicEvolving
 public final class KartothekSource
     implements Source<Row, CubeSplit, CubeEnumeratorState>, ResultTypeQueryable<Row> {
   private static final long serialVersionUID = 1L;

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * were not handed on are deleted on close where possible; what remains is unreferenced and
  * removed by garbage collection after its safety age.
  */
+@Internal
 public final class KartothekWriter
     implements StatefulSinkWriter<RowData, WriterState>, CommittingSinkWriter<RowData, FileBatch> {
   private static final Logger LOG = LoggerFactory.getLogger(KartothekWriter.class);
@@ -107,7 +109,12 @@ public final class KartothekWriter
     this.routing = routing;
     this.name = configs.size() == 1 ? "dataset '" + first.dataset() + "'"
         : "datasets " + configs.stream().map(KartothekSinkConfig::dataset).toList();
-    this.store = first.store().open();
+    try {
+      this.store = first.store().open();
+    } catch (KtkValidationException e) {
+      // a store URL or option that cannot work: a restart would fail the same way
+      throw new SuppressRestartsException(e);
+    }
     this.budget = new MemoryBudget(first.memoryBudgetBytes());
     List<List<String>> indexColumns;
     try {

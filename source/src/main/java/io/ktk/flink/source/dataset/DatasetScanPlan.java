@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The files of one pinned dataset version that a {@link DatasetQuery} must read, found without
@@ -31,6 +32,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * order values (unsigned integers unsigned, strings by code point, NaN last); files by label
  * within a partition; rows as stored in a file. Immutable.
  */
+@Internal
 public final class DatasetScanPlan {
   private final DatasetSnapshot snapshot;
   private final ResolvedDatasetQuery query;
