@@ -101,12 +101,12 @@ public final class KartothekSinkOptions {
           .durationType()
           .defaultValue(Duration.ZERO)
           .withDescription("The least time between two publications of a dataset's plateau view (metadata "
-              + "JSON, _common_metadata, index files) by the committer. Publishing rewrites the whole view, about "
-              + "1 s at 100,000 files, while a commit costs milliseconds: with short checkpoint intervals on large "
-              + "datasets, publish less often. Commits are not delayed; readers of the commit log (this project's "
-              + "source and ktk) see every commit at once, plateau and Kartothek readers see the view of the last "
-              + "publication, at most this old while commits go on, and the latest one after the job ends. "
-              + "0 publishes after every commit.");
+              + "JSON, _common_metadata, index files). The committer's publisher thread publishes off the commit "
+              + "path, so commits never wait for it; a publication rewrites the metadata JSON, which lists every "
+              + "file, so on large datasets with short checkpoint intervals publish less often. Readers of the "
+              + "commit log (this project's source and ktk) see every commit at once; plateau and Kartothek readers "
+              + "see the view of the last publication, at most this old while commits go on, and the latest one "
+              + "after the job ends. 0 publishes after every commit.");
 
   public static final ConfigOption<String> WRITER_ID_PREFIX =
       key("writer-id-prefix")
