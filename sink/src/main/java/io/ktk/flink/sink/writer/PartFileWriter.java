@@ -1,8 +1,6 @@
 package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.state.commit.DataFile;
-import io.ktk.flink.state.metadata.ArrowSchemaMetadata;
-import io.ktk.flink.state.metadata.PandasMetadata;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.parquet.ParquetCodecs;
@@ -12,7 +10,6 @@ import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.types.SchemaInference;
 import java.io.IOException;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -170,13 +167,6 @@ final class PartFileWriter {
   }
 
   private Map<String, String> footer(Schema physical) {
-    return footers.computeIfAbsent(physical, schema -> {
-      String pandas = PandasMetadata.of(schema);
-      Map<String, String> keyValues = new LinkedHashMap<>();
-      keyValues.put(ArrowSchemaMetadata.KEY,
-          ArrowSchemaMetadata.encode(new Schema(schema.getFields(), Map.of(PandasMetadata.KEY, pandas))));
-      keyValues.put(PandasMetadata.KEY, pandas);
-      return keyValues;
-    });
+    return footers.computeIfAbsent(physical, DataFileFooter::keyValues);
   }
 }
