@@ -49,6 +49,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       IngestCommand.class,
       ValidateCommand.class,
       GcCommand.class,
+      CompactCommand.class,
       IndexCommand.class,
       CopyCommand.class,
       DeleteCommand.class,
