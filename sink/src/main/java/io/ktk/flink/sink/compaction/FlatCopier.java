@@ -9,8 +9,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DictionaryPage;
@@ -44,7 +42,6 @@ abstract class FlatCopier {
   final String column;
   final PrimitiveType input;
   final FlatPage page = new FlatPage();
-  private int outDefinition;
 
   FlatCopier(String source, PrimitiveType input) {
     this.source = source;
@@ -62,7 +59,7 @@ abstract class FlatCopier {
         return longs(source, input, in, out, inType);
       case INT32:
         return inType == PrimitiveTypeName.INT32 && sameKind(in, out) && !(out instanceof DecimalLogicalTypeAnnotation)
-            ? new Ints(source, input) : null;
+            ? new Longs(source, input, Longs.SAME, 1) : null;
       case DOUBLE:
         return inType == PrimitiveTypeName.DOUBLE || inType == PrimitiveTypeName.FLOAT ? new Doubles(source, input)
             : null;
@@ -132,62 +129,54 @@ abstract class FlatCopier {
   }
 
   /**
-   * Writes the rows of one input column chunk to {@code out}, a writer of {@code store} (whose
-   * record ends after each written row).
+   * Writes the rows of one input column chunk to {@code out}.
    *
    * @param descriptor the input column
    * @param keep per row of the chunk whether it is written; null writes every row
    * @param index gathers the written values, or null
    */
   final void copy(ColumnDescriptor descriptor, DictionaryPage dictionaryPage, List<DataPage> pages, boolean[] keep,
-      ColumnDescriptor outDescriptor, ColumnWriter out, ColumnWriteStore store, IndexCollector index)
-      throws IOException {
-    outDefinition = outDescriptor.getMaxDefinitionLevel();
+      ChunkWriter out, IndexCollector index) throws IOException {
+    int[] outputIds = null;
     if (dictionaryPage != null) {
-      setDictionary(dictionaryPage.getEncoding().initDictionary(descriptor, dictionaryPage));
+      outputIds = setDictionary(dictionaryPage.getEncoding().initDictionary(descriptor, dictionaryPage), out);
     }
     int row = 0;
     for (DataPage data : pages) {
       page.load(descriptor, data);
       if (page.dictionary) {
-        gather(page.ids, page.present);
+        emitDictionary(outputIds, keep, row, out, index);
       } else {
         decodePlain(page.present);
+        emitPlain(keep, row, out, index);
       }
-      emit(keep, row, out, store, index);
       row += page.count;
     }
   }
 
-  /** Takes the values of a dictionary page, converted. */
-  abstract void setDictionary(Dictionary dictionary);
+  /**
+   * Takes the values of a dictionary page, converted; returns the output dictionary ids of its
+   * entries, or null when the output is not dictionary encoded.
+   */
+  abstract int[] setDictionary(Dictionary dictionary, ChunkWriter out);
 
-  /** Puts the dictionary values of {@code ids} into the page's value slots {@code [0, count)}. */
-  abstract void gather(int[] ids, int count);
+  /**
+   * Writes the page's rows that {@code keep} keeps from its dictionary ids: mapped to the output's
+   * ids ({@code outputIds}), or as values when those are null.
+   */
+  abstract void emitDictionary(int[] outputIds, boolean[] keep, int row0, ChunkWriter out, IndexCollector index);
 
   /** Decodes {@code count} plain values from the page's bytes into the value slots, converted. */
   abstract void decodePlain(int count);
 
-  /** Writes the page's rows that {@code keep} keeps, from its value slots. */
-  abstract void emit(boolean[] keep, int row0, ColumnWriter out, ColumnWriteStore store, IndexCollector index);
-
-  final void writeNull(ColumnWriter out) {
-    if (outDefinition == 0) {
-      throw new ValidationException("Cannot compact " + source + ": column '" + column + "' holds a null, but the "
-          + "dataset's schema declares it not nullable");
-    }
-    out.writeNull(0, 0);
-  }
-
-  final int outDefinition() {
-    return outDefinition;
-  }
+  /** Writes the page's rows that {@code keep} keeps from its value slots. */
+  abstract void emitPlain(boolean[] keep, int row0, ChunkWriter out, IndexCollector index);
 
   static long[] grow(long[] array, int count) {
     return array.length >= count ? array : new long[Math.max(count, array.length * 2)];
   }
 
-  /** INT64 outputs: integers, unsigned 64-bit integers, timestamps. */
+  /** INT64 and INT32 outputs: integers, unsigned integers, dates, timestamps (of another unit too). */
   static final class Longs extends FlatCopier {
     static final int SAME = 0;
     static final int SIGNED_INT = 1;
@@ -206,19 +195,45 @@ abstract class FlatCopier {
     }
 
     @Override
-    void setDictionary(Dictionary dict) {
+    int[] setDictionary(Dictionary dict, ChunkWriter out) {
       dictionary = new long[dict.getMaxId() + 1];
       for (int id = 0; id < dictionary.length; id++) {
         dictionary[id] = convert(input.getPrimitiveTypeName() == PrimitiveTypeName.INT32
             ? dict.decodeToInt(id) : dict.decodeToLong(id));
       }
+      return ((LongChunkWriter) out).dictionaryIds(dictionary);
     }
 
     @Override
-    void gather(int[] ids, int count) {
-      values = grow(values, count);
-      for (int k = 0; k < count; k++) {
-        values[k] = dictionary[ids[k]];
+    void emitDictionary(int[] outputIds, boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      LongChunkWriter out = (LongChunkWriter) chunk;
+      if (keep == null && page.present == page.count && outputIds != null) {
+        out.addIds(outputIds, page.ids, 0, page.count);
+        for (int k = 0; index != null && k < page.count; k++) {
+          index.addLong(dictionary[page.ids[k]]);
+        }
+        return;
+      }
+      int[] levels = page.levels;
+      int[] ids = page.ids;
+      int k = 0;
+      for (int i = 0; i < page.count; i++) {
+        boolean present = levels == null || levels[i] != 0;
+        if (keep == null || keep[row0 + i]) {
+          if (!present) {
+            out.addNull();
+          } else if (outputIds != null) {
+            out.addId(outputIds[ids[k]]);
+          } else {
+            out.addValue(dictionary[ids[k]]);
+          }
+          if (present && index != null) {
+            index.addLong(dictionary[ids[k]]);
+          }
+        }
+        if (present) {
+          k++;
+        }
       }
     }
 
@@ -236,7 +251,7 @@ abstract class FlatCopier {
           values[k] = (int) INTS.get(bytes, pos);
         }
       }
-      if (conversion != SAME) {
+      if (conversion != SAME && conversion != SIGNED_INT) {
         for (int k = 0; k < count; k++) {
           values[k] = convert(values[k]);
         }
@@ -269,8 +284,15 @@ abstract class FlatCopier {
     }
 
     @Override
-    void emit(boolean[] keep, int row0, ColumnWriter out, ColumnWriteStore store, IndexCollector index) {
-      int definition = outDefinition();
+    void emitPlain(boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      LongChunkWriter out = (LongChunkWriter) chunk;
+      if (keep == null && page.present == page.count) {
+        out.addValues(values, 0, page.count);
+        for (int k = 0; index != null && k < page.count; k++) {
+          index.addLong(values[k]);
+        }
+        return;
+      }
       int[] levels = page.levels;
       long[] v = values;
       int k = 0;
@@ -278,72 +300,13 @@ abstract class FlatCopier {
         boolean present = levels == null || levels[i] != 0;
         if (keep == null || keep[row0 + i]) {
           if (present) {
-            out.write(v[k], 0, definition);
+            out.addValue(v[k]);
             if (index != null) {
               index.addLong(v[k]);
             }
           } else {
-            writeNull(out);
+            out.addNull();
           }
-          store.endRecord();
-        }
-        if (present) {
-          k++;
-        }
-      }
-    }
-  }
-
-  /** INT32 outputs of the same logical type as the input (dates). */
-  static final class Ints extends FlatCopier {
-    private int[] dictionary = new int[0];
-    private int[] values = new int[0];
-
-    Ints(String source, PrimitiveType input) {
-      super(source, input);
-    }
-
-    @Override
-    void setDictionary(Dictionary dict) {
-      dictionary = new int[dict.getMaxId() + 1];
-      Arrays.setAll(dictionary, dict::decodeToInt);
-    }
-
-    @Override
-    void gather(int[] ids, int count) {
-      values = values.length >= count ? values : new int[Math.max(count, values.length * 2)];
-      for (int k = 0; k < count; k++) {
-        values[k] = dictionary[ids[k]];
-      }
-    }
-
-    @Override
-    void decodePlain(int count) {
-      values = values.length >= count ? values : new int[Math.max(count, values.length * 2)];
-      byte[] bytes = page.bytes;
-      int pos = page.from;
-      for (int k = 0; k < count; k++, pos += 4) {
-        values[k] = (int) INTS.get(bytes, pos);
-      }
-    }
-
-    @Override
-    void emit(boolean[] keep, int row0, ColumnWriter out, ColumnWriteStore store, IndexCollector index) {
-      int definition = outDefinition();
-      int[] levels = page.levels;
-      int k = 0;
-      for (int i = 0; i < page.count; i++) {
-        boolean present = levels == null || levels[i] != 0;
-        if (keep == null || keep[row0 + i]) {
-          if (present) {
-            out.write(values[k], 0, definition);
-            if (index != null) {
-              index.addLong(values[k]);
-            }
-          } else {
-            writeNull(out);
-          }
-          store.endRecord();
         }
         if (present) {
           k++;
@@ -364,18 +327,44 @@ abstract class FlatCopier {
     }
 
     @Override
-    void setDictionary(Dictionary dict) {
+    int[] setDictionary(Dictionary dict, ChunkWriter out) {
       dictionary = new double[dict.getMaxId() + 1];
       for (int id = 0; id < dictionary.length; id++) {
         dictionary[id] = floats ? dict.decodeToFloat(id) : dict.decodeToDouble(id);
       }
+      return ((DoubleChunkWriter) out).dictionaryIds(dictionary);
     }
 
     @Override
-    void gather(int[] ids, int count) {
-      values = values.length >= count ? values : new double[Math.max(count, values.length * 2)];
-      for (int k = 0; k < count; k++) {
-        values[k] = dictionary[ids[k]];
+    void emitDictionary(int[] outputIds, boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      DoubleChunkWriter out = (DoubleChunkWriter) chunk;
+      if (keep == null && page.present == page.count && outputIds != null) {
+        out.addIds(outputIds, page.ids, 0, page.count);
+        for (int k = 0; index != null && k < page.count; k++) {
+          index.addDouble(dictionary[page.ids[k]]);
+        }
+        return;
+      }
+      int[] levels = page.levels;
+      int[] ids = page.ids;
+      int k = 0;
+      for (int i = 0; i < page.count; i++) {
+        boolean present = levels == null || levels[i] != 0;
+        if (keep == null || keep[row0 + i]) {
+          if (!present) {
+            out.addNull();
+          } else if (outputIds != null) {
+            out.addId(outputIds[ids[k]]);
+          } else {
+            out.addValue(dictionary[ids[k]]);
+          }
+          if (present && index != null) {
+            index.addDouble(dictionary[ids[k]]);
+          }
+        }
+        if (present) {
+          k++;
+        }
       }
     }
 
@@ -396,22 +385,28 @@ abstract class FlatCopier {
     }
 
     @Override
-    void emit(boolean[] keep, int row0, ColumnWriter out, ColumnWriteStore store, IndexCollector index) {
-      int definition = outDefinition();
+    void emitPlain(boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      DoubleChunkWriter out = (DoubleChunkWriter) chunk;
+      if (keep == null && page.present == page.count) {
+        out.addValues(values, 0, page.count);
+        for (int k = 0; index != null && k < page.count; k++) {
+          index.addDouble(values[k]);
+        }
+        return;
+      }
       int[] levels = page.levels;
       int k = 0;
       for (int i = 0; i < page.count; i++) {
         boolean present = levels == null || levels[i] != 0;
         if (keep == null || keep[row0 + i]) {
           if (present) {
-            out.write(values[k], 0, definition);
+            out.addValue(values[k]);
             if (index != null) {
               index.addDouble(values[k]);
             }
           } else {
-            writeNull(out);
+            out.addNull();
           }
-          store.endRecord();
         }
         if (present) {
           k++;
@@ -429,13 +424,13 @@ abstract class FlatCopier {
     }
 
     @Override
-    void setDictionary(Dictionary dict) {
+    int[] setDictionary(Dictionary dict, ChunkWriter out) {
       throw new IllegalStateException("Cannot compact " + source + ": boolean column '" + column
           + "' has a dictionary page");
     }
 
     @Override
-    void gather(int[] ids, int count) {
+    void emitDictionary(int[] outputIds, boolean[] keep, int row0, ChunkWriter out, IndexCollector index) {
       throw new IllegalStateException("Cannot compact " + source + ": boolean column '" + column
           + "' has dictionary ids");
     }
@@ -451,22 +446,21 @@ abstract class FlatCopier {
     }
 
     @Override
-    void emit(boolean[] keep, int row0, ColumnWriter out, ColumnWriteStore store, IndexCollector index) {
-      int definition = outDefinition();
+    void emitPlain(boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      BooleanChunkWriter out = (BooleanChunkWriter) chunk;
       int[] levels = page.levels;
       int k = 0;
       for (int i = 0; i < page.count; i++) {
         boolean present = levels == null || levels[i] != 0;
         if (keep == null || keep[row0 + i]) {
           if (present) {
-            out.write(values[k], 0, definition);
+            out.addValue(values[k]);
             if (index != null) {
               index.addBoolean(values[k]);
             }
           } else {
-            writeNull(out);
+            out.addNull();
           }
-          store.endRecord();
         }
         if (present) {
           k++;
@@ -478,12 +472,16 @@ abstract class FlatCopier {
   /**
    * BINARY and FIXED_LEN_BYTE_ARRAY outputs. With a {@code width}, values become that many bytes:
    * decimals are sign-extended (or their redundant sign bytes dropped) and integer-stored decimals
-   * turned into two's complement bytes.
+   * turned into two's complement bytes. Values that need no change are handed on as slices of the
+   * page's bytes.
    */
   static final class Binaries extends FlatCopier {
     private final int width;
     private Binary[] dictionary = new Binary[0];
-    private Binary[] values = new Binary[0];
+    /** Plain values: {@code data[starts[k], starts[k] + lengths[k])}. */
+    private byte[] data;
+    private int[] starts = new int[0];
+    private int[] lengths = new int[0];
 
     Binaries(String source, PrimitiveType input, int width) {
       super(source, input);
@@ -491,97 +489,133 @@ abstract class FlatCopier {
     }
 
     @Override
-    void setDictionary(Dictionary dict) {
+    int[] setDictionary(Dictionary dict, ChunkWriter out) {
       dictionary = new Binary[dict.getMaxId() + 1];
       for (int id = 0; id < dictionary.length; id++) {
         dictionary[id] = switch (input.getPrimitiveTypeName()) {
           case INT32 -> fromLong(dict.decodeToInt(id));
           case INT64 -> fromLong(dict.decodeToLong(id));
-          default -> resized(dict.decodeToBinary(id));
+          default -> Binary.fromConstantByteArray(resized(dict.decodeToBinary(id).getBytes()));
         };
       }
+      return ((BinaryChunkWriter) out).dictionaryIds(dictionary);
     }
 
     @Override
-    void gather(int[] ids, int count) {
-      ensure(count);
-      for (int k = 0; k < count; k++) {
-        values[k] = dictionary[ids[k]];
+    void emitDictionary(int[] outputIds, boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      BinaryChunkWriter out = (BinaryChunkWriter) chunk;
+      if (keep == null && page.present == page.count && outputIds != null) {
+        out.addIds(outputIds, page.ids, 0, page.count);
+        for (int k = 0; index != null && k < page.count; k++) {
+          byte[] bytes = dictionary[page.ids[k]].getBytesUnsafe();
+          index.addBytes(bytes, 0, bytes.length);
+        }
+        return;
+      }
+      int[] levels = page.levels;
+      int[] ids = page.ids;
+      int k = 0;
+      for (int i = 0; i < page.count; i++) {
+        boolean present = levels == null || levels[i] != 0;
+        if (keep == null || keep[row0 + i]) {
+          if (!present) {
+            out.addNull();
+          } else if (outputIds != null) {
+            out.addId(outputIds[ids[k]]);
+          } else {
+            out.addValue(dictionary[ids[k]]);
+          }
+          if (present && index != null) {
+            byte[] bytes = dictionary[ids[k]].getBytesUnsafe();
+            index.addBytes(bytes, 0, bytes.length);
+          }
+        }
+        if (present) {
+          k++;
+        }
       }
     }
 
     @Override
     void decodePlain(int count) {
-      ensure(count);
+      if (starts.length < count) {
+        starts = new int[Math.max(count, starts.length * 2)];
+        lengths = new int[starts.length];
+      }
       byte[] bytes = page.bytes;
       int pos = page.from;
-      switch (input.getPrimitiveTypeName()) {
-        case BINARY -> {
-          for (int k = 0; k < count; k++) {
+      PrimitiveTypeName type = input.getPrimitiveTypeName();
+      boolean asIs = (type == PrimitiveTypeName.BINARY && width < 0)
+          || (type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && input.getTypeLength() == width);
+      if (asIs) {
+        data = bytes;
+        int fixedLength = type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? input.getTypeLength() : -1;
+        for (int k = 0; k < count; k++) {
+          int length = fixedLength >= 0 ? fixedLength : (int) INTS.get(bytes, pos);
+          if (fixedLength < 0) {
+            pos += 4;
+          }
+          starts[k] = pos;
+          lengths[k] = length;
+          pos += length;
+        }
+        return;
+      }
+      // converted values go into an array of their own, each of the output's width
+      data = new byte[count * width];
+      for (int k = 0; k < count; k++) {
+        byte[] value;
+        switch (type) {
+          case BINARY -> {
             int length = (int) INTS.get(bytes, pos);
-            values[k] = resized(Binary.fromReusedByteArray(bytes, pos + 4, length));
+            value = resized(Arrays.copyOfRange(bytes, pos + 4, pos + 4 + length));
             pos += 4 + length;
           }
-        }
-        case FIXED_LEN_BYTE_ARRAY -> {
-          int length = input.getTypeLength();
-          for (int k = 0; k < count; k++, pos += length) {
-            values[k] = resized(Binary.fromReusedByteArray(bytes, pos, length));
+          case FIXED_LEN_BYTE_ARRAY -> {
+            int length = input.getTypeLength();
+            value = resized(Arrays.copyOfRange(bytes, pos, pos + length));
+            pos += length;
           }
-        }
-        case INT32 -> {
-          for (int k = 0; k < count; k++, pos += 4) {
-            values[k] = fromLong((int) INTS.get(bytes, pos));
+          case INT32 -> {
+            value = fromLong((int) INTS.get(bytes, pos)).getBytesUnsafe();
+            pos += 4;
           }
-        }
-        case INT64 -> {
-          for (int k = 0; k < count; k++, pos += 8) {
-            values[k] = fromLong((long) LONGS.get(bytes, pos));
+          case INT64 -> {
+            value = fromLong((long) LONGS.get(bytes, pos)).getBytesUnsafe();
+            pos += 8;
           }
+          default -> throw new IllegalStateException("Cannot copy " + input + " as bytes");
         }
-        default -> throw new IllegalStateException("Cannot copy " + input + " as bytes");
-      }
-    }
-
-    private void ensure(int count) {
-      if (values.length < count) {
-        values = new Binary[Math.max(count, values.length * 2)];
+        System.arraycopy(value, 0, data, k * width, width);
+        starts[k] = k * width;
+        lengths[k] = width;
       }
     }
 
     /** The value in the output's width (unchanged without one): two's complement, big-endian. */
-    private Binary resized(Binary value) {
-      if (width < 0 || value.length() == width) {
-        return value;
+    private byte[] resized(byte[] in) {
+      if (width < 0 || in.length == width) {
+        return in;
       }
-      ByteBuffer buffer = heap(value);
-      byte[] in = buffer.array();
-      int from = buffer.arrayOffset() + buffer.position();
-      int length = buffer.remaining();
       byte[] out = new byte[width];
-      byte sign = length > 0 && in[from] < 0 ? (byte) -1 : 0;
+      int length = in.length;
+      byte sign = length > 0 && in[0] < 0 ? (byte) -1 : 0;
       if (length <= width) {
         Arrays.fill(out, 0, width - length, sign);
-        System.arraycopy(in, from, out, width - length, length);
-      } else {
-        int dropped = length - width;
-        boolean fits = (in[from + dropped] < 0) == (sign < 0);
-        for (int i = 0; i < dropped && fits; i++) {
-          fits = in[from + i] == sign;
-        }
-        if (!fits) {
-          throw new ValidationException("Cannot compact " + source + ": column '" + column + "' holds a decimal "
-              + "of " + length + " bytes that does not fit the " + width + " bytes of the dataset's decimal type");
-        }
-        System.arraycopy(in, from + dropped, out, 0, width);
+        System.arraycopy(in, 0, out, width - length, length);
+        return out;
       }
-      return Binary.fromConstantByteArray(out);
-    }
-
-    /** The value's bytes as a heap buffer (a view when the value has one). */
-    private static ByteBuffer heap(Binary value) {
-      ByteBuffer buffer = value.toByteBuffer();
-      return buffer.hasArray() ? buffer : ByteBuffer.wrap(value.getBytes());
+      int dropped = length - width;
+      boolean fits = (in[dropped] < 0) == (sign < 0);
+      for (int i = 0; i < dropped && fits; i++) {
+        fits = in[i] == sign;
+      }
+      if (!fits) {
+        throw new ValidationException("Cannot compact " + source + ": column '" + column + "' holds a decimal "
+            + "of " + length + " bytes that does not fit the " + width + " bytes of the dataset's decimal type");
+      }
+      System.arraycopy(in, dropped, out, 0, width);
+      return out;
     }
 
     private Binary fromLong(long unscaled) {
@@ -600,24 +634,21 @@ abstract class FlatCopier {
     }
 
     @Override
-    void emit(boolean[] keep, int row0, ColumnWriter out, ColumnWriteStore store, IndexCollector index) {
-      int definition = outDefinition();
+    void emitPlain(boolean[] keep, int row0, ChunkWriter chunk, IndexCollector index) {
+      BinaryChunkWriter out = (BinaryChunkWriter) chunk;
       int[] levels = page.levels;
       int k = 0;
       for (int i = 0; i < page.count; i++) {
         boolean present = levels == null || levels[i] != 0;
         if (keep == null || keep[row0 + i]) {
           if (present) {
-            Binary value = values[k];
-            out.write(value, 0, definition);
+            out.addValue(data, starts[k], lengths[k]);
             if (index != null) {
-              ByteBuffer bytes = heap(value);
-              index.addBytes(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+              index.addBytes(data, starts[k], lengths[k]);
             }
           } else {
-            writeNull(out);
+            out.addNull();
           }
-          store.endRecord();
         }
         if (present) {
           k++;

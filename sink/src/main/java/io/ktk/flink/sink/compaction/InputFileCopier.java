@@ -61,7 +61,8 @@ final class InputFileCopier implements AutoCloseable {
         Type type = schema.getType(name);
         if (type.isPrimitive() && type.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.UnknownLogicalTypeAnnotation) {
           kinds[c] = Kind.NULLS; // Arrow type null: every value is null
-        } else if (type.isPrimitive() && !type.isRepetition(Type.Repetition.REPEATED) && column.flatLeaf != null) {
+        } else if (type.isPrimitive() && !type.isRepetition(Type.Repetition.REPEATED) && column.flatLeaf != null
+            && ChunkWriter.writes(column.flatLeaf)) {
           copiers[c] = FlatCopier.of(source, type.asPrimitiveType(), column.flatLeaf.getPrimitiveType());
           kinds[c] = copiers[c] == null ? Kind.TYPED : Kind.FLAT;
           descriptors[c] = schema.getColumnDescription(new String[] {name});
@@ -155,8 +156,7 @@ final class InputFileCopier implements AutoCloseable {
       return;
     }
     OutputColumn column = columns.get(c);
-    copiers[c].copy(descriptors[c], dictionary, pages, keep, column.flatLeaf, column.writer(), column.store(),
-        column.index);
+    copiers[c].copy(descriptors[c], dictionary, pages, keep, column.chunk(), column.index);
   }
 
   private void copyTyped(int c, int rowGroup, boolean[] keep) throws IOException {

@@ -36,15 +36,15 @@ final class OutputFileWriter {
   private final ObjectStore store;
   private final RewriteLayout layout;
   private final ParquetWriteOptions options;
-  private final ParquetProperties withDictionary;
-  private final ParquetProperties plain;
+  private final ParquetProperties properties;
 
   OutputFileWriter(ObjectStore store, RewriteLayout layout, ParquetWriteOptions options) {
     this.store = store;
     this.layout = layout;
     this.options = options;
-    this.withDictionary = ParquetProperties.copy(options.properties()).withDictionaryEncoding(true).build();
-    this.plain = ParquetProperties.copy(options.properties()).withDictionaryEncoding(false).build();
+    // Size statistics (level histograms, unencoded sizes) are optional and cost time per value; readers use
+    // the min/max statistics and column indexes, which stay.
+    this.properties = ParquetProperties.copy(options.properties()).withSizeStatisticsEnabled(false).build();
   }
 
   /** A written file with what its commit needs. */
@@ -64,7 +64,8 @@ final class OutputFileWriter {
     List<OutputColumn> columns = new ArrayList<>();
     for (Field field : layout.dataSchema().getFields()) {
       boolean indexed = layout.indexColumns().contains(field.getName());
-      columns.add(new OutputColumn(field, indexed ? new IndexCollector(field) : null));
+      columns.add(new OutputColumn(field, indexed ? new IndexCollector(field) : null,
+          "dataset '" + uuid + "', file '" + label + "'"));
     }
     StoreOutputFile file = new StoreOutputFile(store, uuid + "/table/" + label + ".parquet");
     CompressionCodecFactory.BytesInputCompressor compressor =
@@ -72,7 +73,7 @@ final class OutputFileWriter {
     long rowsIn = 0;
     long rowsOut = 0;
     try {
-      ParquetFileWriter fileWriter = options.startFileWriter(file, layout.parquetSchema(), withDictionary);
+      ParquetFileWriter fileWriter = options.startFileWriter(file, layout.parquetSchema(), properties);
       ColumnChunkPageWriteStore pages = null;
       long groupRows = 0;
       for (int f = 0; f < output.inputs().size(); f++) {
@@ -121,7 +122,7 @@ final class OutputFileWriter {
 
   private ColumnChunkPageWriteStore startRowGroup(List<OutputColumn> columns, InputFileCopier first, int rowGroup,
       CompressionCodecFactory.BytesInputCompressor compressor) {
-    ParquetProperties properties = options.properties();
+    ParquetProperties properties = this.properties;
     ColumnChunkPageWriteStore pages = ColumnChunkPageWriteStore.builder()
         .withCompressorProvider(column -> compressor)
         .withSchema(layout.parquetSchema())
@@ -131,7 +132,7 @@ final class OutputFileWriter {
         .build();
     for (int c = 0; c < columns.size(); c++) {
       boolean dictionary = options.dictionaryEncoding() && first.dictionaryEncoded(c, rowGroup);
-      columns.get(c).start(dictionary ? withDictionary : plain, pages);
+      columns.get(c).start(properties, pages, dictionary);
     }
     return pages;
   }

@@ -14,9 +14,10 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes typed Java values (the convention of {@link ParquetRowsWriter}) of one top-level column
- * into a {@link ColumnWriteStore} of that column alone: for writers that drive each column of a
- * file by a store of its own and need parquet-column's record shredding for some of them (nested
- * columns, values that need conversion). The store's schema must be {@link #parquetSchema()}.
+ * into a {@link ColumnWriteStore} of that column alone, or into a record consumer of one's own:
+ * for writers that drive each column of a file on its own and need parquet-column's record
+ * shredding, or the conversion of typed values into Parquet values, for some of them. The store's
+ * schema must be {@link #parquetSchema()}.
  */
 public final class FieldValueWriter {
   private final Field field;
@@ -35,6 +36,15 @@ public final class FieldValueWriter {
   /** The Parquet schema of the column alone. */
   public MessageType parquetSchema() {
     return schema;
+  }
+
+  /**
+   * Writes one row's value (null for a null) as record-consumer calls ({@code startMessage} ...
+   * {@code endMessage}), for a consumer of one's own. Throws {@link
+   * io.ktk.flink.state.ValidationException} naming the column when the value does not fit its type.
+   */
+  public void write(RecordConsumer consumer, Object value) {
+    rowWriter.write(requireNonNull(consumer, "consumer is null"), Collections.singletonList(value));
   }
 
   /** A writer of rows into {@code store}; each {@link Rows#write} ends one record of the store. */
