@@ -22,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -43,10 +42,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * '...' (FORMAT parquet)} of all files into one, each on one thread and on all cores.
  *
  * <p>Each run starts from the same files: ours from a fresh copy of the dataset made of hard links
- * (the rewrite adds files and log entries, it changes none), DuckDB from the files themselves. Times
- * are in-process, wall and CPU (the process's, all threads): the machine is shared, so the CPU
- * seconds compare better. Runs alternate the thread counts; the first round warms up and is not
- * counted. Both sides must write as many rows as they read, or the benchmark fails.
+ * (the rewrite adds files and log entries, it changes none), DuckDB from the files themselves, in a
+ * Python process per run. Times are in-process, wall and CPU (the process's, all threads): the
+ * machine is shared, so the CPU seconds compare better. Runs alternate the variants and the thread
+ * counts, so that all see the same load; the first round warms up and is not counted. Both sides
+ * must write as many rows as they read, or the benchmark fails.
  *
  * <p>Arguments: {@code --rows N} (50,000,000: about 1 GB of Parquet), {@code --repetitions N} (3
  * counted rounds), {@code --checkpoint-ms N} (5000), {@code --work DIR} ({@code target/bench-data}),
@@ -81,9 +81,14 @@ public final class CompactionBenchmark {
         inputBytes, rows, source);
 
     Map<Integer, List<double[]>> ours = new HashMap<>();
+    Map<Integer, List<double[]>> duckdb = new HashMap<>();
     long oursRows = -1;
     long oursBytes = 0;
     int oursFiles = 0;
+    long duckRows = -1;
+    long duckBytes = 0;
+    String duckVersion = "?";
+    // Rounds alternate the variants and the thread counts, so that all see the same load.
     for (int round = 0; round <= repetitions; round++) {
       for (int threads : threadCounts) {
         Path run = runs.resolve("ours-" + threads);
@@ -116,37 +121,37 @@ public final class CompactionBenchmark {
               threads, round, seconds, cpuSeconds);
         }
         deleteTree(run);
+
+        JsonNode peer = runPeer(python, files, runs, threads);
+        duckRows = peer.get("rows").asLong();
+        duckBytes = peer.get("bytes").asLong();
+        duckVersion = peer.get("duckdb").asText();
+        if (duckRows != rows) {
+          throw new IllegalStateException("Cannot compare: DuckDB wrote " + duckRows + " rows of " + rows);
+        }
+        if (round > 0) {
+          duckdb.computeIfAbsent(threads, t -> new ArrayList<>()).add(new double[] {peer.get("seconds").asDouble(),
+              peer.get("cpu_seconds").asDouble()});
+        }
+        System.err.printf(Locale.ROOT, "compaction benchmark: DuckDB, %d threads, round %d: %.2f s, %.2f CPU s%n",
+            threads, round, peer.get("seconds").asDouble(), peer.get("cpu_seconds").asDouble());
       }
     }
 
-    System.err.println("compaction benchmark: DuckDB ...");
-    JsonNode peers = runPeers(python, files, runs, repetitions + 1, threadCounts);
     TextTable table = new TextTable("variant", "threads", "rows written", "files written", "MB written",
         "wall s (median)", "CPU s (median)", "MB/s per core", "wall vs DuckDB", "CPU vs DuckDB");
     for (int threads : threadCounts) {
       double[] our = medians(ours.get(threads));
-      List<double[]> duckRuns = new ArrayList<>();
-      JsonNode runsOfThreads = peers.get("runs").get(Integer.toString(threads));
-      for (int i = 1; i < runsOfThreads.size(); i++) {
-        duckRuns.add(new double[] {runsOfThreads.get(i).get("seconds").asDouble(),
-            runsOfThreads.get(i).get("cpu_seconds").asDouble()});
-      }
-      double[] duck = medians(duckRuns);
-      JsonNode written = peers.get("written").get(Integer.toString(threads));
-      if (written.get("rows").asLong() != rows) {
-        throw new IllegalStateException("Cannot compare: DuckDB wrote " + written.get("rows") + " rows of " + rows);
-      }
+      double[] duck = medians(duckdb.get(threads));
       table.row("Compactor (this project)", threads, count(oursRows), oursFiles, mb(oursBytes), secs(our[0]),
           secs(our[1]), perCore(inputBytes, our[0], threads), ratio(our[0] / duck[0]), ratio(our[1] / duck[1]));
-      table.row("DuckDB COPY ... TO (FORMAT parquet)", threads, count(written.get("rows").asLong()), 1,
-          mb(written.get("bytes").asLong()), secs(duck[0]), secs(duck[1]), perCore(inputBytes, duck[0], threads),
-          "1.00x", "1.00x");
+      table.row("DuckDB COPY ... TO (FORMAT parquet)", threads, count(duckRows), 1, mb(duckBytes), secs(duck[0]),
+          secs(duck[1]), perCore(inputBytes, duck[0], threads), "1.00x", "1.00x");
     }
     table.print(System.out, String.format(Locale.ROOT,
         "Compaction: %,d small files (%s MB, %,d rows) written by the sink into %s, median of %d rounds after one "
             + "warm-up; load average %.2f before, %.2f after; DuckDB %s", files.size(), mb(inputBytes), rows,
-        "one file per partition (ours) or one file (DuckDB)", repetitions, load, loadAverage(),
-        peers.get("duckdb").asText()));
+        "one file per partition (ours) or one file (DuckDB)", repetitions, load, loadAverage(), duckVersion));
     System.exit(0); // the mini-cluster of the data generation may leave non-daemon threads
   }
 
@@ -212,7 +217,8 @@ public final class CompactionBenchmark {
     }
   }
 
-  private static JsonNode runPeers(String python, List<Path> files, Path out, int rounds, int[] threadCounts)
+  /** One DuckDB run in a Python process of its own (its start is not timed). */
+  private static JsonNode runPeer(String python, List<Path> files, Path out, int threads)
       throws IOException, InterruptedException {
     Files.createDirectories(out);
     Path script = Files.createTempFile("ktk-compaction-peers-", ".py");
@@ -222,9 +228,8 @@ public final class CompactionBenchmark {
     }
     Files.write(list, files.stream().map(Path::toString).toList());
     try {
-      String counts = String.join(",", Arrays.stream(threadCounts).mapToObj(Integer::toString).toList());
       Process process = new ProcessBuilder(python, script.toString(), list.toString(), out.toString(),
-          Integer.toString(rounds), counts).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+          Integer.toString(threads)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (process.waitFor() != 0) {
         throw new IllegalStateException("Cannot run DuckDB with " + python + ": exit " + process.exitValue());

@@ -204,7 +204,7 @@ abstract class ChunkWriter {
       statistics.incrementNumNulls(nulls);
       BytesInput valueBytes;
       Encoding encoding;
-      if (dictionaryMode) {
+      if (dictionaryMode && values > 0) { // a page of nulls only is plain: no dictionary page for it
         updateStatistics(statistics, usedEntries);
         Arrays.fill(usedEntries, 0);
         valueBytes = encodeIds();
