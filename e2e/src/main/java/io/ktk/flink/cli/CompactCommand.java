@@ -123,7 +123,8 @@ final class CompactCommand extends StoreCommand {
     CompactionPlan plan = compactor.plan(partitions(DatasetSnapshot.latest(store, uuid)));
     out.println("dataset " + uuid + " at version " + plan.version() + ": " + (plan.isEmpty()
         ? "nothing to compact" : (dryRun ? "would rewrite " : "rewriting ") + TextTable.count(plan.inputFiles())
-        + " files (" + TextTable.bytes(plan.inputBytes()) + ") of " + plan.rewrites().size() + " partitions into "
+        + " files (" + TextTable.bytes(plan.inputBytes()) + ") of " + plan.rewrites().size()
+        + (plan.rewrites().size() == 1 ? " partition into " : " partitions into ")
         + TextTable.count(plan.outputFiles())));
     if (plan.isEmpty()) {
       return true;

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,21 @@ import java.util.function.Predicate;
  * boundaries, in order; no output is made of a single file (that would rewrite it for nothing).
  */
 final class CompactionPlanner {
+  /** How many modification times of files {@link #modified} keeps. */
+  private static final int MODIFIED_CACHE_SIZE = 10_000;
+
   private final ObjectStore store;
   private final CompactionSettings settings;
+  /**
+   * When files were written, by key, as the store told: files never change, so a planner asked
+   * again (a sink plans after every commit) looks each one up once.
+   */
+  private final Map<String, Instant> modified = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
+      return size() > MODIFIED_CACHE_SIZE;
+    }
+  };
 
   CompactionPlanner(ObjectStore store, CompactionSettings settings) {
     this.store = store;
@@ -182,10 +196,16 @@ final class CompactionPlanner {
   }
 
   private boolean isIdle(String uuid, InputFile newest, Instant now) throws IOException {
-    Optional<ObjectInfo> info = store.head(newest.file().key(uuid));
-    if (info.isEmpty()) {
-      return false;
+    String key = newest.file().key(uuid);
+    Instant written = modified.get(key);
+    if (written == null) {
+      Optional<ObjectInfo> info = store.head(key);
+      if (info.isEmpty()) {
+        return false;
+      }
+      written = info.get().lastModified();
+      modified.put(key, written);
     }
-    return Duration.between(info.get().lastModified(), now).compareTo(settings.idlePartitionAfter()) >= 0;
+    return Duration.between(written, now).compareTo(settings.idlePartitionAfter()) >= 0;
   }
 }

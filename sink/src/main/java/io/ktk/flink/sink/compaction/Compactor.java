@@ -70,6 +70,7 @@ public final class Compactor {
   private final CompactionSettings settings;
   private final CommitLog log;
   private final Clock clock;
+  private final CompactionPlanner planner;
 
   private Compactor(ObjectStore store, String uuid, CompactionSettings settings, CommitLog log, Clock clock) {
     this.store = store;
@@ -77,6 +78,7 @@ public final class Compactor {
     this.settings = settings;
     this.log = log;
     this.clock = clock;
+    this.planner = new CompactionPlanner(store, settings);
   }
 
   /**
@@ -123,7 +125,7 @@ public final class Compactor {
   public CompactionPlan plan(Predicate<String> partitions) throws IOException {
     requireNonNull(partitions, "partitions is null");
     log.refresh();
-    return new CompactionPlanner(store, settings).plan(log.state(), partitions, clock.instant());
+    return planner.plan(log.state(), partitions, clock.instant());
   }
 
   /**

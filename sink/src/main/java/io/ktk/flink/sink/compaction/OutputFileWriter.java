@@ -24,11 +24,12 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
  * with the dataset's committed schema, whatever physical types the inputs have.
  *
  * <p>The file is written as {@code PartFileWriter} writes the sink's files (a {@link
- * ParquetFileWriter} over a {@link StoreOutputFile}, parquet-column's column writers, the sink's
- * codec, statistics and column indexes) except that each column has a store of its own, so that an
- * input row group is copied column by column ({@link InputFileCopier}). A row group is cut after an
- * input row group once the columns hold the configured row group size. A column is dictionary
- * encoded when the input it starts a row group with was (the sink and pyarrow leave out
+ * ParquetFileWriter} over a {@link StoreOutputFile}, the sink's codec, version 1 data pages,
+ * statistics and column indexes), except that each column is written on its own ({@link
+ * OutputColumn}), so that an input row group is copied column by column ({@link InputFileCopier}):
+ * flat columns by a {@link ChunkWriter}, nested ones by parquet-column's column writers. A row group
+ * is cut after an input row group once the columns hold the configured row group size. A column is
+ * dictionary encoded when the input it starts a row group with was (the sink and pyarrow leave out
  * dictionaries that do not pay). The object appears whole when written; after a failure nothing is
  * left.
  */

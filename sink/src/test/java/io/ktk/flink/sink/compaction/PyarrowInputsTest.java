@@ -24,6 +24,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Kartothek normalizes to the dataset's: integers of 8 and 32 bits, unsigned ones, float32,
  * timestamps in nanoseconds, decimals of a smaller precision, dictionary-encoded and large strings,
  * lists of int32, a column of Arrow type null, pandas' index column; pages v1 and v2, Snappy and
- * ZSTD, plain and dictionary values, delta encodings. Compaction writes one file with the dataset's
+ * ZSTD, plain and dictionary values, delta encodings, several row groups in a file. Compaction writes one file with the dataset's
  * schema holding the same rows: read back with this project's reader and with pyarrow.
  */
 class PyarrowInputsTest {
@@ -65,7 +66,7 @@ class PyarrowInputsTest {
               table = table.append_column("__index_level_0__", pa.array(ids, pa.int64()))
           return table
       options = [
-          dict(data_page_size=2048),
+          dict(data_page_size=2048, row_group_size=1000),
           dict(data_page_version="2.0", compression="zstd"),
           dict(use_dictionary=False, column_encoding={"id": "DELTA_BINARY_PACKED", "s": "DELTA_BYTE_ARRAY"}),
       ]
@@ -128,7 +129,9 @@ class PyarrowInputsTest {
       List<List<Object>> before = dataset.rows();
       List<String> inputs = dataset.filesInReadOrder("p=a").stream().map(f -> f.key("mixed")).toList();
 
-      Compactor compactor = Compactor.of(store, "mixed", CompactionSettings.defaults().withMinInputFiles(3));
+      // row groups cut at 64 KiB: the output has several
+      Compactor compactor = Compactor.of(store, "mixed", CompactionSettings.of(Configuration.fromMap(Map.of(
+          "compaction.min-input-files", "3", "row-group-size", "64kb"))));
       CompactionResult result = compactor.compact(compactor.plan());
 
       assertThat(result.partitions()).singleElement().satisfies(partition -> {
@@ -141,6 +144,7 @@ class PyarrowInputsTest {
       DataFile output = state.files().values().iterator().next();
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, output.key("mixed"))) {
         assertThat(reader.parquetSchema()).isEqualTo(ArrowParquetSchemas.toParquet(dataset.dataSchema()));
+        assertThat(reader.rowGroups()).hasSizeGreaterThan(1);
       }
       assertThat(output.physicalSchema()).isEqualTo(dataset.dataSchema());
       CompactorTest.assertIndexListsExactlyTheFilesHoldingEachValue(dataset, "n");
