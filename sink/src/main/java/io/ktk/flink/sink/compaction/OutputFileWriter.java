@@ -60,7 +60,7 @@ final class OutputFileWriter {
     String label = partition.isEmpty() ? fileId : partition + "/" + fileId;
     String uuid = layout.uuid();
     boolean[][][] keep = layout.cellColumns().isEmpty() ? null
-        : SupersededRows.keep(store, uuid, output.inputs(), layout.cellColumns(), uuid);
+        : SupersededRows.keep(store, uuid, output.inputs(), layout.cellColumns());
 
     List<OutputColumn> columns = new ArrayList<>();
     for (Field field : layout.dataSchema().getFields()) {

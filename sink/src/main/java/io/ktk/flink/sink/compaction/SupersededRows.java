@@ -38,8 +38,8 @@ final class SupersededRows {
    *
    * @param keys the cell columns the files hold (others are absent from every file of the dataset)
    */
-  static boolean[][][] keep(ObjectStore store, String uuid, List<InputFile> inputs, List<String> keys,
-      String dataset) throws IOException {
+  static boolean[][][] keep(ObjectStore store, String uuid, List<InputFile> inputs, List<String> keys)
+      throws IOException {
     RowKeyMap cells = new RowKeyMap(1024);
     KeyBytes key = new KeyBytes();
     List<int[]> cellIds = new ArrayList<>();
@@ -59,7 +59,7 @@ final class SupersededRows {
             key.clear();
             for (String column : keys) {
               int at = present.indexOf(column);
-              key.add(at < 0 ? null : vectors.get(at), row, dataset, column);
+              key.add(at < 0 ? null : vectors.get(at), row, uuid, column);
             }
             ids[row] = cells.getOrAdd(key.bytes, 0, key.length);
           }
