@@ -1,8 +1,6 @@
 package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.state.commit.DataFile;
-import io.ktk.flink.state.metadata.ArrowSchemaMetadata;
-import io.ktk.flink.state.metadata.PandasMetadata;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.parquet.ParquetCodecs;
@@ -10,8 +8,7 @@ import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.parquet.StoreOutputFile;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -38,7 +35,8 @@ import org.apache.parquet.schema.MessageType;
  * annotation, every value null), so that plateau and pandas read it as the type the other files
  * have ({@code float64}, {@code str}, {@code datetime64}) and not as the Arrow {@code null} type,
  * which pandas turns into {@code object}. The footer carries {@code ARROW:schema} (with the {@code
- * pandas} entry in it) and {@code pandas}, as files written by pyarrow from pandas do. The object appears whole when the writer
+ * pandas} entry in it) and {@code pandas} ({@link DataFileFooter}), as files written by pyarrow
+ * from pandas do. The object appears whole when the writer
  * closes; after a failure nothing is left.
  */
 final class PartFileWriter {
@@ -158,12 +156,7 @@ final class PartFileWriter {
         .build();
   }
 
-  private static Map<String, String> footer(Schema schema) {
-    String pandas = PandasMetadata.of(schema);
-    Map<String, String> keyValues = new LinkedHashMap<>();
-    keyValues.put(ArrowSchemaMetadata.KEY,
-        ArrowSchemaMetadata.encode(new Schema(schema.getFields(), Map.of(PandasMetadata.KEY, pandas))));
-    keyValues.put(PandasMetadata.KEY, pandas);
-    return Collections.unmodifiableMap(keyValues);
+  private static Map<String, String> footer(Schema physical) {
+    return java.util.Collections.unmodifiableMap(DataFileFooter.keyValues(physical));
   }
 }
