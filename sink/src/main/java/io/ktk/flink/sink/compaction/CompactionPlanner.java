@@ -32,8 +32,11 @@ import java.util.function.Predicate;
  * a shorter one (of at least 2) only when the partition is idle: its newest file is older than
  * {@link CompactionSettings#idlePartitionAfter()}.
  *
- * <p>A run is cut into outputs of about {@link CompactionSettings#targetFileSize()} at file
- * boundaries, in order; no output is made of a single file (that would rewrite it for nothing).
+ * <p>A run does not start with a version whose files hold more than two thirds of its bytes (an
+ * earlier output, see {@link #withoutDominantHead}), so that a partition that keeps growing is not
+ * rewritten whole for every few files added. A run is cut into outputs of about {@link
+ * CompactionSettings#targetFileSize()} at file boundaries, in order; no output is made of a single
+ * file (that would rewrite it for nothing).
  */
 final class CompactionPlanner {
   /** How many modification times of files {@link #modified} keeps. */
@@ -131,7 +134,34 @@ final class CompactionPlanner {
     if (!run.isEmpty()) {
       runs.add(run);
     }
+    runs.replaceAll(CompactionPlanner::withoutDominantHead);
     return runs;
+  }
+
+  /**
+   * The run without its leading version groups as long as the first one holds more than twice the
+   * bytes of the rest: those are earlier outputs of compaction, which would otherwise be rewritten
+   * for every few small files appended after them (quadratic rewriting of a growing partition).
+   * Left out, a file is rewritten again only once the files after it add up to half its size, so
+   * each row is rewritten a logarithmic number of times. Dropping a head keeps the run contiguous.
+   */
+  static List<InputFile> withoutDominantHead(List<InputFile> run) {
+    int start = 0;
+    long total = run.stream().mapToLong(file -> Math.max(0, file.bytes())).sum();
+    while (start < run.size()) {
+      int end = start;
+      long head = 0;
+      while (end < run.size() && run.get(end).addedIn() == run.get(start).addedIn()) {
+        head += Math.max(0, run.get(end).bytes());
+        end++;
+      }
+      if (head <= 2 * (total - head)) {
+        break;
+      }
+      total -= head;
+      start = end;
+    }
+    return start == 0 ? run : new ArrayList<>(run.subList(start, run.size()));
   }
 
   /**

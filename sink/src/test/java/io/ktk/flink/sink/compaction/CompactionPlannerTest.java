@@ -89,6 +89,26 @@ class CompactionPlannerTest {
   }
 
   @Test
+  void anEarlierOutputIsRewrittenOnlyOnceTheFilesAfterItAddUpToItsSize() throws IOException {
+    List<String> earlier = version("a", 50); // a file compaction wrote: small, but most of the run
+    List<String> v2 = version("a", 5);
+    List<String> v3 = version("a", 5);
+    List<String> v4 = version("a", 5, 5);
+
+    CompactionPlan plan = plan(SETTINGS, Instant.now());
+    assertThat(plan.rewrites()).hasSize(1);
+    List<String> expected = new ArrayList<>(v2);
+    expected.addAll(v3);
+    expected.addAll(v4.stream().sorted().toList());
+    assertThat(labels(plan.rewrites().get(0).outputs().get(0))).as("without the earlier output").isEqualTo(expected);
+
+    // Once the small files after it add up to half its size, it is taken along.
+    version("a", 10, 10);
+    CompactionPlan later = plan(SETTINGS, Instant.now());
+    assertThat(later.rewrites().get(0).inputs()).extracting(InputFile::label).contains(earlier.get(0));
+  }
+
+  @Test
   void leavesShortRunsAloneUntilThePartitionIsIdle() throws IOException {
     version("a", 10);
     version("a", 10);
