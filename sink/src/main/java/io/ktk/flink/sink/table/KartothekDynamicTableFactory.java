@@ -7,7 +7,7 @@ import io.ktk.flink.sink.KartothekSinkBuilder;
 import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.KtkValidationException;
-import io.ktk.flink.state.config.ConnectorOptionKeys;
+import io.ktk.flink.state.store.ConnectorOptionKeys;
 import io.ktk.flink.state.config.OptionKeys;
 import io.ktk.flink.state.dataset.StoredCubes;
 import io.ktk.flink.state.metadata.CubeNames;
