@@ -73,6 +73,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
     options.remove(KartothekSinkOptions.DATASET);
     options.remove(KartothekSinkOptions.INDEX_COLUMNS);
     options.addAll(KartothekSinkOptions.cubeOnly());
+    options.addAll(io.ktk.flink.sink.maintenance.MaintenanceOptions.all());
     return options;
   }
 
@@ -231,7 +232,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
       }
       CubeContract.check(config.spec(), ids, configs, opened, committed);
     });
-    return new KartothekCubeSink(config);
+    return new KartothekCubeSink(config, maintenance());
   }
 
   private KtkValidationException invalid(String reason) {

@@ -105,6 +105,17 @@ public final class Compactor {
     return new Compactor(store, uuid, settings, log, clock);
   }
 
+  /**
+   * A compactor that commits through {@code log} (whose state it moves forward), for a caller that
+   * keeps one log per dataset for several tasks (the sink's maintenance).
+   */
+  public static Compactor of(CommitLog log, CompactionSettings settings, Clock clock) {
+    requireNonNull(log, "log is null");
+    requireNonNull(settings, "settings is null");
+    requireNonNull(clock, "clock is null");
+    return new Compactor(log.store(), log.uuid(), settings, log, clock);
+  }
+
   public String uuid() {
     return uuid;
   }
