@@ -2,6 +2,9 @@ package io.ktk.flink.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+import io.ktk.flink.state.vector.ColumnVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -17,11 +20,18 @@ import org.apache.arrow.vector.types.pojo.Field;
  * </pre>
  */
 final class JsonLinesRowWriter implements RowWriter {
-  private final List<Field> fields;
+  private final Field[] fields;
+  /** The keys, escaped once. */
+  private final SerializableString[] keys;
   private final JsonGenerator json;
+  private final TextBuffer scratch = new TextBuffer(64);
 
   JsonLinesRowWriter(PrintWriter out, List<Field> fields) throws IOException {
-    this.fields = List.copyOf(fields);
+    this.fields = fields.toArray(Field[]::new);
+    this.keys = new SerializableString[this.fields.length];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = new SerializedString(this.fields[i].getName());
+    }
     JsonFactory factory = new JsonFactory();
     factory.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     this.json = factory.createGenerator(out);
@@ -32,9 +42,19 @@ final class JsonLinesRowWriter implements RowWriter {
   public void write(Object[] row) throws IOException {
     json.writeStartObject();
     for (int i = 0; i < row.length; i++) {
-      Field field = fields.get(i);
-      json.writeFieldName(field.getName());
-      ValueFormat.write(json, field, row[i]);
+      json.writeFieldName(keys[i]);
+      ValueFormat.write(json, fields[i], row[i], scratch);
+    }
+    json.writeEndObject();
+    json.writeRaw('\n');
+  }
+
+  @Override
+  public void write(ColumnVector[] columns, int row) throws IOException {
+    json.writeStartObject();
+    for (int i = 0; i < columns.length; i++) {
+      json.writeFieldName(keys[i]);
+      ValueFormat.write(json, fields[i], columns[i], row, scratch);
     }
     json.writeEndObject();
     json.writeRaw('\n');
