@@ -66,6 +66,13 @@ final class TextBuffer {
     return this;
   }
 
+  TextBuffer append(char[] text) {
+    reserve(text.length);
+    System.arraycopy(text, 0, chars, length, text.length);
+    length += text.length;
+    return this;
+  }
+
   void appendLong(long value) {
     reserve(20);
     length = NumberOutput.outputLong(value, chars, length);

@@ -14,7 +14,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -28,15 +30,15 @@ import org.junit.jupiter.api.Test;
 /**
  * CSV and JSON lines of many seeded random rows of every printed type (doubles of every magnitude
  * with subnormals, ±0, NaN, ±infinity and powers of ten; floats; timestamps in ms, µs and ns, local
- * and UTC, over the whole range of years; dates; times; strings with commas, quotes, line breaks
- * and none at all; binary; decimals; booleans; nulls) are character for character what the
+ * and UTC, over the whole range of years; dates; times; strings with commas, quotes, line breaks,
+ * control characters, backslashes and none at all; binary; decimals; booleans; lists; nulls) are character for character what the
  * formatting before {@link TextBuffer} ({@link ValueFormatBefore}) wrote, from typed rows (as
  * {@code ktk read} writes them) and from column vectors (as {@code ktk query} does).
  */
 class OutputFormattingTest {
   private static final long SEED = Long.getLong("ktk.test.seed", 20261125L);
   private static final int ROWS = 10_000;
-  private static final String CHAR_POOL = "ab, \"\r\nü日😀x";
+  private static final String CHAR_POOL = "ab, \"\r\n\t\b\f\u0000\u0001\u001f\u007f\\/ü日😀x";
 
   static final List<Field> FIELDS = List.of(
       field("f64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
@@ -51,7 +53,11 @@ class OutputFormattingTest {
       field("s, \"quoted\"", ArrowType.Utf8.INSTANCE),
       field("b", ArrowType.Binary.INSTANCE),
       field("dec", new ArrowType.Decimal(12, 3, 128)),
-      field("bool", ArrowType.Bool.INSTANCE));
+      field("bool", ArrowType.Bool.INSTANCE),
+      new Field("l", FieldType.nullable(ArrowType.List.INSTANCE),
+          List.of(field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))),
+      new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE),
+          List.of(field("a\"\n", ArrowType.Utf8.INSTANCE), field("b", new ArrowType.Int(64, true)))));
 
   private static ColumnVector[] columns;
   private static List<Object[]> rows;
@@ -64,7 +70,8 @@ class OutputFormattingTest {
         new LongVector(LongType.timestamp(1_000_000, false), ROWS),
         new LongVector(LongType.timestamp(1_000, false), ROWS), new LongVector(LongType.timestamp(1, true), ROWS),
         new LongVector(LongType.DATE, ROWS), new LongVector(LongType.TIME, ROWS), new ObjectVector(ROWS),
-        new ObjectVector(ROWS), new LongVector(LongType.decimal(3), ROWS), new ObjectVector(ROWS)};
+        new ObjectVector(ROWS), new LongVector(LongType.decimal(3), ROWS), new ObjectVector(ROWS),
+        new ObjectVector(ROWS), new ObjectVector(ROWS)};
     for (int row = 0; row < ROWS; row++) {
       for (int c = 0; c < columns.length; c++) {
         if (random.nextInt(10) == 0) {
@@ -191,7 +198,20 @@ class OutputFormattingTest {
       case 9 -> ((ObjectVector) vector).append(randomString(random));
       case 10 -> ((ObjectVector) vector).append(randomString(random).getBytes(StandardCharsets.UTF_8));
       case 11 -> ((LongVector) vector).append(random.nextLong() % 1_000_000_000_000L);
-      default -> ((ObjectVector) vector).append(random.nextBoolean());
+      case 12 -> ((ObjectVector) vector).append(random.nextBoolean());
+      case 13 -> {
+        List<Object> list = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+          list.add(random.nextInt(4) == 0 ? null : randomDouble(random));
+        }
+        ((ObjectVector) vector).append(list);
+      }
+      default -> {
+        Map<String, Object> struct = new HashMap<>();
+        struct.put("a\"\n", random.nextBoolean() ? null : randomString(random));
+        struct.put("b", random.nextLong());
+        ((ObjectVector) vector).append(struct);
+      }
     }
   }
 
