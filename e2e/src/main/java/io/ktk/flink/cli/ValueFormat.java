@@ -1,14 +1,10 @@
 package io.ktk.flink.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -45,7 +41,6 @@ import org.apache.arrow.vector.types.pojo.Field;
  * {@link TextBuffer}, without a string per value.
  */
 final class ValueFormat {
-  private static final JsonFactory JSON = new JsonFactory();
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private ValueFormat() {}
@@ -94,7 +89,7 @@ final class ValueFormat {
       out.append(Base64.getEncoder().encodeToString(bytes));
       return true; // empty for an empty value, which CSV must tell from a null
     } else if (value instanceof List<?> || value instanceof Map<?, ?>) {
-      out.append(jsonText(field, value));
+      appendJson(out, field, value);
       return true;
     } else {
       out.append(String.valueOf(value));
@@ -149,85 +144,110 @@ final class ValueFormat {
     return append(out, field, column.get(row));
   }
 
-  /** Writes a value (or null) as JSON; {@code scratch} is where its text is formatted. */
-  static void write(JsonGenerator json, Field field, Object value, TextBuffer scratch) throws IOException {
+  /** Appends a value (or null) as JSON: compact, strings escaped as Jackson escapes them. */
+  static void appendJson(TextBuffer out, Field field, Object value) {
     if (value == null) {
-      json.writeNull();
+      out.append("null");
     } else if (value instanceof String string) {
-      json.writeString(string);
+      appendJsonString(out, string);
     } else if (value instanceof Long number && !isUnsigned(field.getType())) {
-      json.writeNumber(number);
+      out.appendLong(number);
     } else if (value instanceof Long number) {
-      scratch.setLength(0);
-      scratch.appendUnsignedLong(number); // unsigned: the digits of the unsigned value
-      json.writeNumber(scratch.chars(), 0, scratch.length());
+      out.appendUnsignedLong(number); // unsigned: the digits of the unsigned value
     } else if (value instanceof Double || value instanceof Float) {
-      writeFloat(json, ((Number) value).doubleValue(), scratch);
+      appendJsonFloat(out, ((Number) value).doubleValue());
     } else if (value instanceof Boolean bool) {
-      json.writeBoolean(bool);
+      out.append(bool ? "true" : "false");
     } else if (value instanceof List<?> list) {
       Field element = field.getChildren().isEmpty() ? field : field.getChildren().get(0);
-      json.writeStartArray();
+      out.append('[');
+      boolean first = true;
       for (Object item : list) {
-        write(json, element, item, scratch);
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        appendJson(out, element, item);
       }
-      json.writeEndArray();
+      out.append(']');
     } else if (value instanceof Map<?, ?> struct) {
-      json.writeStartObject();
+      out.append('{');
+      boolean first = true;
       for (Field child : field.getChildren()) {
-        json.writeFieldName(child.getName());
-        write(json, child, struct.get(child.getName()), scratch);
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        appendJsonString(out, child.getName());
+        out.append(':');
+        appendJson(out, child, struct.get(child.getName()));
       }
-      json.writeEndObject();
+      out.append('}');
     } else {
-      scratch.setLength(0);
-      append(scratch, field, value);
-      json.writeString(scratch.chars(), 0, scratch.length());
+      int start = out.length();
+      out.append('"');
+      if (append(out, field, value) && needsEscapes(out, start + 1)) {
+        String text = new String(out.chars(), start + 1, out.length() - start - 1);
+        out.setLength(start);
+        appendJsonString(out, text);
+      } else {
+        out.append('"');
+      }
     }
   }
 
-  /** Writes row {@code row} of {@code column} (or its null) as JSON, as {@link #write} writes its typed value. */
-  static void write(JsonGenerator json, Field field, ColumnVector column, int row, TextBuffer scratch)
-      throws IOException {
+  /** Appends row {@code row} of {@code column} (or its null) as JSON, as {@link #appendJson} appends its typed value. */
+  static void appendJson(TextBuffer out, Field field, ColumnVector column, int row) {
     if (column.isNull(row)) {
-      json.writeNull();
+      out.append("null");
     } else if (column instanceof DoubleVector doubles) {
-      writeFloat(json, doubles.value(row), scratch);
-    } else if (column instanceof LongVector longs && longs.type().kind() == LongType.Kind.INTEGER
-        && !isUnsigned(field.getType())) {
-      json.writeNumber(longs.value(row));
+      appendJsonFloat(out, doubles.value(row));
     } else if (column instanceof LongVector longs && longs.type().kind() != LongType.Kind.DECIMAL) {
-      scratch.setLength(0);
-      append(scratch, field, column, row);
-      if (longs.type().kind() == LongType.Kind.INTEGER || longs.type().kind() == LongType.Kind.UNSIGNED_64) {
-        json.writeNumber(scratch.chars(), 0, scratch.length());
+      LongType.Kind kind = longs.type().kind();
+      if (kind == LongType.Kind.INTEGER || kind == LongType.Kind.UNSIGNED_64) {
+        append(out, field, column, row);
       } else {
-        json.writeString(scratch.chars(), 0, scratch.length());
+        out.append('"');
+        append(out, field, column, row);
+        out.append('"');
       }
     } else {
-      write(json, field, column.get(row), scratch);
+      appendJson(out, field, column.get(row));
     }
+  }
+
+  /** A JSON string: quotes, and the escapes of Jackson's writers where the text has quotes, backslashes or controls. */
+  static void appendJsonString(TextBuffer out, String text) {
+    out.append('"');
+    int start = out.length();
+    out.append(text);
+    if (needsEscapes(out, start)) {
+      out.setLength(start);
+      out.append(JsonStringEncoder.getInstance().quoteAsString(text));
+    }
+    out.append('"');
+  }
+
+  private static boolean needsEscapes(TextBuffer out, int start) {
+    char[] chars = out.chars();
+    for (int i = start; i < out.length(); i++) {
+      char c = chars[i];
+      if (c < ' ' || c == '"' || c == '\\') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A finite float as a JSON number, the others as the strings {@link TextBuffer#appendFloat} spells. */
-  private static void writeFloat(JsonGenerator json, double number, TextBuffer scratch) throws IOException {
-    scratch.setLength(0);
-    scratch.appendFloat(number);
+  private static void appendJsonFloat(TextBuffer out, double number) {
     if (Double.isFinite(number)) {
-      json.writeNumber(scratch.chars(), 0, scratch.length());
+      out.appendFloat(number);
     } else {
-      json.writeString(scratch.chars(), 0, scratch.length());
+      out.append('"');
+      out.appendFloat(number);
+      out.append('"');
     }
-  }
-
-  private static String jsonText(Field field, Object value) {
-    StringWriter text = new StringWriter();
-    try (JsonGenerator json = JSON.createGenerator(text)) {
-      write(json, field, value, new TextBuffer(64));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return text.toString();
   }
 
   private static boolean isUnsigned(ArrowType type) {
