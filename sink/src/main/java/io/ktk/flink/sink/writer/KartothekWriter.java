@@ -197,10 +197,18 @@ public final class KartothekWriter
   }
 
   /**
-   * Writes the largest buffers as part files until a quarter of the budget is free again, so that
-   * with many partitions one search for the largest serves several files.
+   * Gives back the arrays that empty buffers keep since the last checkpoint; if that is not
+   * enough, writes the largest buffers as part files (giving back their arrays) until a quarter of
+   * the budget is free again, so that with many partitions one search for the largest serves
+   * several files.
    */
   private void flushLargest() throws IOException {
+    for (DatasetWriter dataset : datasets) {
+      dataset.releaseIdle();
+    }
+    if (!budget.exceeded()) {
+      return;
+    }
     List<PartitionBuffer> bySize = new ArrayList<>();
     List<DatasetWriter> owners = new ArrayList<>();
     for (DatasetWriter dataset : datasets) {
@@ -220,7 +228,7 @@ public final class KartothekWriter
       LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes",
           dataset.config().dataset(), budget.used(), budget.limit(), buffer.partition().path(),
           buffer.allocatedBytes());
-      DataFile file = dataset.flush(buffer);
+      DataFile file = dataset.flush(buffer, false);
       metrics.fileWritten(file.rows(), file.bytes());
     }
   }
