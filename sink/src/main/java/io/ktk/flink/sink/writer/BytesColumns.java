@@ -79,8 +79,8 @@ final class BytesColumns {
     }
 
     @Override
-    final ChunkEncoder.Values flatValues() {
-      return new ChunkEncoder.Bytes(data, ends);
+    final FlatValues flatValues() {
+      return new FlatValues.Bytes(data, ends);
     }
 
     @Override

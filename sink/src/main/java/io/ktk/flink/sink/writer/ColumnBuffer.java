@@ -141,7 +141,7 @@ abstract class ColumnBuffer {
    * The values for {@link ChunkEncoder}, which writes the pages of a flat column from its arrays;
    * null when the column is written value by value ({@link #writeRow}).
    */
-  ChunkEncoder.Values flatValues() {
+  FlatValues flatValues() {
     return null;
   }
 

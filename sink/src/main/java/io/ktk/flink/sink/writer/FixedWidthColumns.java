@@ -55,8 +55,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    ChunkEncoder.Values flatValues() {
-      return new ChunkEncoder.Ints(values);
+    FlatValues flatValues() {
+      return new FlatValues.Ints(values);
     }
 
     @Override
@@ -110,8 +110,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    ChunkEncoder.Values flatValues() {
-      return new ChunkEncoder.Longs(values);
+    FlatValues flatValues() {
+      return new FlatValues.Longs(values);
     }
 
     @Override
@@ -163,8 +163,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    ChunkEncoder.Values flatValues() {
-      return new ChunkEncoder.Floats(values);
+    FlatValues flatValues() {
+      return new FlatValues.Floats(values);
     }
 
     @Override
@@ -216,8 +216,8 @@ final class FixedWidthColumns {
     }
 
     @Override
-    ChunkEncoder.Values flatValues() {
-      return new ChunkEncoder.Doubles(values);
+    FlatValues flatValues() {
+      return new FlatValues.Doubles(values);
     }
 
     @Override

@@ -99,7 +99,7 @@ final class PartFileWriter {
     // A column without values is one leaf of type null, whatever it is declared as.
     boolean[] empty = new boolean[columnCount];
     int[] firstLeaf = new int[columnCount];
-    ChunkEncoder.Values[] flat = new ChunkEncoder.Values[columnCount];
+    FlatValues[] flat = new FlatValues[columnCount];
     List<Type> rowByRow = new ArrayList<>();
     int leaves = 0;
     for (int c = 0; c < columnCount; c++) {
@@ -145,7 +145,7 @@ final class PartFileWriter {
   }
 
   /** Rows {@code from .. to} of the columns without flat values, through Parquet's column writers. */
-  private static void writeRowByRow(ColumnBuffer[] columns, boolean[] empty, ChunkEncoder.Values[] flat,
+  private static void writeRowByRow(ColumnBuffer[] columns, boolean[] empty, FlatValues[] flat,
       int[] firstLeaf, List<ColumnDescriptor> descriptors, ParquetProperties properties, MessageType schema,
       ColumnChunkPageWriteStore pageStore, int from, int to) {
     ColumnWriteStore columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
@@ -177,7 +177,7 @@ final class PartFileWriter {
   }
 
   /** Per column, whether its chunks may have a dictionary (the options allow it, its values are not mostly distinct). */
-  private boolean[] dictionaryAllowed(ColumnBuffer[] columns, ChunkEncoder.Values[] flat, int[] firstLeaf,
+  private boolean[] dictionaryAllowed(ColumnBuffer[] columns, FlatValues[] flat, int[] firstLeaf,
       List<ColumnDescriptor> descriptors) {
     boolean[] allowed = new boolean[columns.length];
     for (int c = 0; c < columns.length; c++) {
