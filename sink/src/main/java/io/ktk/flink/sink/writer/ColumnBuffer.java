@@ -25,6 +25,7 @@ abstract class ColumnBuffer {
   }
 
   static final int MIN_CAPACITY = 16;
+  static final int REJUDGE_EVERY = 8;
   /** The most values a buffer allocates at once from what it held before (so a rare burst is not repeated). */
   static final int MAX_HINT = 1 << 16;
   private static final long[] NO_NULLS = new long[0];
@@ -35,6 +36,9 @@ abstract class ColumnBuffer {
   /** Values held: the index the next value goes to. */
   protected int count;
   private int cursor;
+  /** Files written since {@link #judgedMostlyDistinct} sampled the values (0: judge again), and the verdict. */
+  private int filesSinceJudged;
+  private boolean distinct;
   /** Values and rows held when last released: the next round likely holds as many. */
   private int valueHint;
   private int rowHint;
@@ -148,6 +152,21 @@ abstract class ColumnBuffer {
   /** Bytes the values take (not the capacity held); the capacity where the column cannot tell. */
   long usedBytes() {
     return valueBytes();
+  }
+
+  /**
+   * {@link #mostlyDistinct}, remembered from a file with a full sample for the next {@value
+   * #REJUDGE_EVERY} files of this buffer: its values rarely change character between checkpoints,
+   * and sampling them is a fair part of writing a small file.
+   */
+  final boolean judgedMostlyDistinct() {
+    if (filesSinceJudged > 0 && filesSinceJudged < REJUDGE_EVERY) {
+      filesSinceJudged++;
+      return distinct;
+    }
+    distinct = mostlyDistinct();
+    filesSinceJudged = count >= DistinctSample.SIZE ? 1 : 0;
+    return distinct;
   }
 
   /** Capacity of the value arrays, in bytes. */

@@ -77,6 +77,7 @@ public final class KartothekWriter
   private final MemoryBudget budget;
   private final WriterMetrics metrics;
   private final String name;
+  private boolean endOfInput;
 
   /**
    * A writer of one dataset.
@@ -236,6 +237,7 @@ public final class KartothekWriter
   @Override
   public void flush(boolean endOfInput) {
     // Buffers become files in prepareCommit, which follows every flush.
+    this.endOfInput |= endOfInput;
   }
 
   @Override
@@ -247,6 +249,9 @@ public final class KartothekWriter
             LOG.debug("Dataset '{}': writer {} hands on {}", batch.dataset(), writerId, batch);
             batches.add(batch);
           });
+      if (endOfInput) {
+        dataset.releaseIdle(); // no rows will come for the arrays the buffers keep
+      }
     }
     return batches;
   }

@@ -182,7 +182,7 @@ final class PartFileWriter {
     boolean[] allowed = new boolean[columns.length];
     for (int c = 0; c < columns.length; c++) {
       allowed[c] = flat[c] != null && options.dictionaryEncoding()
-          && properties.isDictionaryEnabled(descriptors.get(firstLeaf[c])) && !columns[c].mostlyDistinct();
+          && properties.isDictionaryEnabled(descriptors.get(firstLeaf[c])) && !columns[c].judgedMostlyDistinct();
     }
     return allowed;
   }
