@@ -167,14 +167,16 @@ final class ChunkEncoder {
     /** Per id, the index of the value it was first seen at. */
     private int[] firsts;
     private int size;
-    private final int[] table;
+    /** Open addressing, at most half full: grows with the distinct values, not with the values. */
+    private int[] table;
 
     private Dictionary(FlatValues values, int from, int to) {
       this.values = values;
       this.from = from;
       this.ids = new int[to - from];
       this.firsts = new int[16];
-      this.table = new int[Integer.highestOneBit(Math.max(16, to - from) - 1) << 2];
+      // room for a few thousand distinct values before the first rehash, less for small chunks
+      this.table = new int[Math.max(64, Integer.highestOneBit(Math.min(to - from, 4096)) * 2)];
       Arrays.fill(table, -1);
     }
 
@@ -206,7 +208,25 @@ final class ChunkEncoder {
       }
       firsts[size] = value;
       table[slot] = size;
-      return size++;
+      size++;
+      if (2 * size > table.length) {
+        rehash();
+      }
+      return size - 1;
+    }
+
+    private void rehash() {
+      table = new int[table.length * 2];
+      Arrays.fill(table, -1);
+      int mask = table.length - 1;
+      for (int id = 0; id < size; id++) {
+        long h = values.bits(firsts[id]) * 0x9E3779B97F4A7C15L;
+        int slot = (int) (h ^ (h >>> 32)) & mask;
+        while (table[slot] >= 0) {
+          slot = (slot + 1) & mask;
+        }
+        table[slot] = id;
+      }
     }
 
     private int bitWidth() {
