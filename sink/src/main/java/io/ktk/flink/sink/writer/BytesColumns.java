@@ -2,6 +2,7 @@ package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import java.util.Arrays;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -115,7 +116,13 @@ final class BytesColumns {
         binary.ensureMaterialized();
         int size = binary.getSizeInBytes();
         int start = reserve(size);
-        BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), data(), start, size);
+        MemorySegment[] segments = binary.getSegments();
+        if (segments.length == 1 && !segments[0].isOffHeap()) {
+          // a plain array copy: Flink's copy goes through Unsafe with checks that cost more than short strings
+          System.arraycopy(segments[0].getArray(), binary.getOffset(), data(), start, size);
+        } else {
+          BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), data(), start, size);
+        }
       } else {
         byte[] bytes = string.toBytes();
         int start = reserve(bytes.length);
