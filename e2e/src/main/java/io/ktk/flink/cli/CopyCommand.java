@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DatasetState;
@@ -59,7 +59,7 @@ final class CopyCommand extends StoreCommand {
   int run(ObjectStore store) throws Exception {
     try (ObjectStore to = ObjectStores.open(toUrl, toOptions)) {
       if (to.url().equals(store.url())) {
-        throw new ValidationException("Cannot copy " + target.describe() + " from " + store.url()
+        throw new KtkValidationException("Cannot copy " + target.describe() + " from " + store.url()
             + " to itself; give another --to");
       }
       List<String> uuids = target.uuids(store);

@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -57,7 +57,7 @@ final class CsvRowWriter implements RowWriter {
   }
 
   @Override
-  public void write(ColumnVector[] columns, int row) throws IOException {
+  public void write(TypedVector[] columns, int row) throws IOException {
     for (int i = 0; i < columns.length; i++) {
       if (i > 0) {
         line.append(',');

@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
@@ -71,7 +71,7 @@ final class DatasetCopier {
   Copied copy(String uuid, DatasetState pinned, Terminal terminal, PrintWriter err) throws IOException {
     for (String key : List.of(DatasetKeys.metadataJsonKey(uuid), DatasetKeys.metadataMsgpackKey(uuid))) {
       if (to.head(key).isPresent()) {
-        throw new ValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": it exists there ("
+        throw new KtkValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": it exists there ("
             + key + "); delete it there first");
       }
     }
@@ -83,7 +83,7 @@ final class DatasetCopier {
       throws IOException {
     long version = state.version();
     if (to.head(DatasetKeys.logEntryKey(uuid, version + 1)).isPresent()) {
-      throw new ValidationException("Cannot copy dataset '" + uuid + "' at version " + version + " to " + to.url()
+      throw new KtkValidationException("Cannot copy dataset '" + uuid + "' at version " + version + " to " + to.url()
           + ": the log there has version " + (version + 1) + " already; delete the dataset there first");
     }
     List<String> snapshots = new ArrayList<>();
@@ -117,7 +117,7 @@ final class DatasetCopier {
     }
     CommitLog copied = CommitLog.open(to, uuid, CommitLogOptions.DEFAULTS);
     if (copied.state().version() != version) {
-      throw new ValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": its log there reads as"
+      throw new KtkValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": its log there reads as"
           + " version " + copied.state().version() + " after copying version " + version);
     }
     copied.publish();
@@ -172,7 +172,7 @@ final class DatasetCopier {
   private long copyLogObject(String uuid, String key) throws IOException {
     byte[] data = from.get(key);
     if (!to.putIfAbsent(key, data) && !Arrays.equals(to.get(key), data)) {
-      throw new ValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": " + key
+      throw new KtkValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": " + key
           + " exists there with other content; delete the dataset there first");
     }
     return data.length;

@@ -45,7 +45,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       (a published version behind the log is a warning: a writer may be between commit and publish);
  *   <li>{@code _common_metadata} holds the committed schema, laid out as plateau lays it out;
  *   <li>every data file exists, its footer reads, its physical schema fits the committed schema
- *       ({@link SchemaCompatibility}), and its row count and size are those the log recorded;
+ *       ({@link SchemaCompatibility}), its row count and size are those the log recorded, and every
+ *       page that carries a CRC matches it (the whole file is read);
  *   <li>every secondary index (the log's and the published index file) lists exactly the values each
  *       file holds: the index columns are read from every file, nothing else is;
  *   <li>files under {@code table/} that nothing references are reported as a warning ({@code ktk gc}).
@@ -161,7 +162,13 @@ final class DatasetValidator {
     List<String> storedColumns = stored.getFields().stream().map(f -> f.getName() + ": " + ArrowTypeNames.name(f)).toList();
     List<String> expectedColumns =
         expected.getFields().stream().map(f -> f.getName() + ": " + ArrowTypeNames.name(f)).toList();
-    if (!storedColumns.equals(expectedColumns)) {
+    boolean same = stored.getFields().size() == expected.getFields().size();
+    for (int i = 0; same && i < stored.getFields().size(); i++) {
+      Field a = stored.getFields().get(i);
+      Field b = expected.getFields().get(i);
+      same = a.getName().equals(b.getName()) && StoredSchemas.sameAsPlateauReadsIt(a, b);
+    }
+    if (!same) {
       problems.add(key + " holds columns " + storedColumns + ", the committed schema is " + expectedColumns);
     }
   }
@@ -192,8 +199,12 @@ final class DatasetValidator {
         Schema physical = arrowSchema != null ? ArrowSchemaMetadata.decode(arrowSchema, key) : reader.arrowSchema();
         // Plateau strips partition columns from the files; tolerate writers that keep them.
         physical = new Schema(physical.getFields().stream().filter(f -> !partitionKeys.contains(f.getName())).toList());
-        SchemaCompatibility.check(uuid, committed, physical);
-        readable.put(file.label(), file);
+        boolean fits = fits(key, committed, StoredSchemas.asDataColumns(physical, committed, reader.keyValueMetadata()));
+        // Every page is read, whatever the columns: a flipped bit anywhere makes the file corrupt.
+        reader.verifyPageChecksums();
+        if (fits) {
+          readable.put(file.label(), file);
+        }
       } catch (KtkException e) {
         problems.add("data file " + key + ": " + e.getMessage());
       }
@@ -201,12 +212,22 @@ final class DatasetValidator {
     return readable;
   }
 
+  private boolean fits(String key, Schema committed, Schema physical) {
+    try {
+      SchemaCompatibility.check(uuid, committed, physical);
+      return true;
+    } catch (KtkException e) {
+      problems.add("data file " + key + ": " + e.getMessage());
+      return false;
+    }
+  }
+
   private void checkIndex(String column, Map<String, DataFile> readable, DatasetState published,
       Optional<DatasetMetadata> view) throws IOException {
     Field field = state.schema().findField(column);
     Comparator<Object> order = IndexFile.valueOrder(field.getType());
     NavigableMap<Object, Set<String>> logged = new TreeMap<>(order);
-    state.index(column).forEach((value, labels) -> logged.put(value, new TreeSet<>(labels)));
+    state.index(column).forEach((value, labels) -> logged.put(value.value(), new TreeSet<>(labels)));
 
     Set<String> unknownLabels = new TreeSet<>();
     logged.values().forEach(labels -> labels.stream().filter(l -> !state.files().containsKey(l)).forEach(unknownLabels::add));
@@ -259,7 +280,7 @@ final class DatasetValidator {
       try {
         NavigableMap<Object, List<String>> file = IndexFile.read(store, key, column, field.getType());
         NavigableMap<Object, Set<String>> expected = new TreeMap<>(order);
-        published.index(column).forEach((value, labels) -> expected.put(value, new TreeSet<>(labels)));
+        published.index(column).forEach((value, labels) -> expected.put(value.value(), new TreeSet<>(labels)));
         NavigableMap<Object, Set<String>> found = new TreeMap<>(order);
         file.forEach((value, labels) -> found.put(value, new TreeSet<>(labels)));
         if (!sameIndex(expected, found)) {

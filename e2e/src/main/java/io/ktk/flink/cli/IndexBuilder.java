@@ -1,15 +1,16 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitConflictException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Duration;
@@ -70,7 +71,7 @@ final class IndexBuilder {
       DatasetState state = log.state();
       readNewFiles(state, field, valuesByLabel, progress);
       try {
-        CommitResult result = log.commit(CommitRequest.addIndex(column, index(state, field, valuesByLabel)));
+        CommitResult result = log.commit(DatasetChange.addIndex(column, index(state, field, valuesByLabel)));
         long published = log.publish();
         return new Built(result.version(), published, log.state().index(column).size(), valuesByLabel.size(), round);
       } catch (CommitConflictException lost) {
@@ -84,15 +85,15 @@ final class IndexBuilder {
 
   private Field checkColumn(DatasetState state) {
     Field field = state.schema().getFields().stream().filter(f -> f.getName().equals(column)).findFirst()
-        .orElseThrow(() -> new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid
+        .orElseThrow(() -> new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid
             + "': it has no such column (columns: " + state.schema().getFields().stream().map(Field::getName).toList()
             + ")"));
     if (state.partitionKeys().contains(column)) {
-      throw new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid
+      throw new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid
           + "': it is a partition column, which the partitions index already");
     }
     if (state.indexColumns().contains(column)) {
-      throw new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid
+      throw new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid
           + "': it has an index already (indexed: " + state.indexColumns() + ")");
     }
     IndexFile.valueOrder(field.getType()); // refuses nested types with a message naming the type
@@ -113,7 +114,7 @@ final class IndexBuilder {
       for (DataFile file : unread) {
         ColumnValues.Distinct distinct = ColumnValues.read(store, uuid, file, field);
         if (distinct.hasNull()) {
-          throw new ValidationException("Cannot index column '" + column + "' of dataset '" + uuid + "': data file "
+          throw new KtkValidationException("Cannot index column '" + column + "' of dataset '" + uuid + "': data file "
               + file.key(uuid) + " holds nulls in it, and an index column may not hold nulls (Kartothek's rule)");
         }
         valuesByLabel.put(file.label(), distinct.values());
@@ -122,12 +123,12 @@ final class IndexBuilder {
     }
   }
 
-  private static Map<Object, List<String>> index(DatasetState state, Field field,
+  private static Map<IndexValue, List<String>> index(DatasetState state, Field field,
       Map<String, NavigableSet<Object>> valuesByLabel) {
-    TreeMap<Object, List<String>> index = new TreeMap<>(IndexFile.valueOrder(field.getType()));
+    TreeMap<IndexValue, List<String>> index = new TreeMap<>(IndexFile.keyOrder(field.getType()));
     for (String label : state.files().keySet()) {
       for (Object value : valuesByLabel.get(label)) {
-        index.computeIfAbsent(value, v -> new ArrayList<>()).add(label);
+        index.computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>()).add(label);
       }
     }
     return index;

@@ -4,7 +4,7 @@ import io.ktk.flink.ingest.CheckpointDirectoryLock;
 import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.InputFile;
 import io.ktk.flink.ingest.RetainedCheckpoints;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
@@ -58,7 +58,7 @@ final class IngestCheckpointDir implements AutoCloseable {
           manifest.save(dir);
         }
       } else if (Files.size(input) != manifest.inputBytes()) {
-        throw new ValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
+        throw new KtkValidationException("Cannot resume the ingest in " + dir + ": " + input + " has "
             + Files.size(input) + " bytes now, " + manifest.inputBytes() + " when the ingest started; use "
             + "another --checkpoint-dir to ingest it anew");
       }
@@ -131,7 +131,7 @@ final class IngestCheckpointDir implements AutoCloseable {
           + "checkpoints of another ingest (" + String.join("; ", differences) + "); give another directory");
     }
     if (manifest.finished()) {
-      throw new ValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
+      throw new KtkValidationException("Cannot ingest " + (asked.input().equals("-") ? "stdin" : asked.input())
           + " again with checkpoint directory " + dir + ": that ingest ran to its end"
           + (manifest.accountingProblem() == null ? ""
               : ", but its records did not add up (" + manifest.accountingProblem() + "), which running it again "

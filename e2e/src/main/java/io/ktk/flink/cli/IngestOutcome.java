@@ -4,8 +4,8 @@ import io.ktk.flink.ingest.CommittedRows;
 import io.ktk.flink.ingest.IngestFailedException;
 import io.ktk.flink.ingest.IngestManifest;
 import io.ktk.flink.ingest.InputFile;
-import io.ktk.flink.ingest.InputFormat;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.ingest.IngestFormat;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.KtkException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
@@ -27,12 +27,12 @@ final class IngestOutcome {
   private final ObjectStore store;
   private final IngestManifest manifest;
   private final InputFile input;
-  private final InputFormat format;
+  private final IngestFormat format;
   private final String inputName;
   private final String target;
   private final CommittedRows own;
 
-  IngestOutcome(ObjectStore store, IngestManifest manifest, InputFile input, InputFormat format, String inputName,
+  IngestOutcome(ObjectStore store, IngestManifest manifest, InputFile input, IngestFormat format, String inputName,
       String target) {
     this.store = store;
     this.manifest = manifest;
@@ -114,7 +114,7 @@ final class IngestOutcome {
           + "between).");
     } else if (lastLine > 0) {
       message.append("To add the rest, ingest only the records after line ").append(lastLine)
-          .append(format == InputFormat.CSV ? " (with the header row)" : "").append(": the whole input again "
+          .append(format == IngestFormat.CSV ? " (with the header row)" : "").append(": the whole input again "
           + "would commit the first ").append(committed).append(" twice. With --checkpoint-dir, an ingest can be "
           + "resumed instead.");
     } else if (committed > 0) {

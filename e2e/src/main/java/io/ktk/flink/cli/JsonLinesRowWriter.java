@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -51,7 +51,7 @@ final class JsonLinesRowWriter implements RowWriter {
   }
 
   @Override
-  public void write(ColumnVector[] columns, int row) throws IOException {
+  public void write(TypedVector[] columns, int row) throws IOException {
     if (columns.length == 0) {
       lines.append('{');
     }

@@ -1,13 +1,13 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.engine.ResultBatch;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
-import io.ktk.flink.source.reader.ResultBatch;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -45,6 +45,13 @@ import picocli.CommandLine.ParameterException;
           + "the cell (!= too); NaN is a value, equal to NaN. Conditions on partition columns and on indexed columns prune "
           + "partitions before anything is read.",
       "",
+      "--kartothek-semantics gives exactly the rows of Kartothek 5.3's query_cube, for comparing during a "
+          + "migration: null and NaN are one missing value, which != keeps and every other operator drops (nan is "
+          + "refused as a literal); rows are filtered before the last row of a cell is taken; --columns are "
+          + "Kartothek's payload_columns (the result adds the dimension, --partition-by and partition columns and "
+          + "sorts the columns by name); --dimension-columns default to all; --datasets must name the seed. "
+          + "The order of the rows stays this tool's. docs/cube-query.md lists every difference with an example.",
+      "",
       "CSV: RFC 4180, with a header row and CRLF line ends; a null is an empty field. JSON lines: one object per "
           + "row, null for nulls. Values are written as 'ktk read' writes them. table: aligned columns with a "
           + "header, numbers right-aligned, nulls blank (the whole result is held in memory to align it).",
@@ -68,7 +75,7 @@ final class QueryCommand extends StoreCommand {
   @Option(names = "--cube", required = true, paramLabel = "NAME", description = "The cube's name.")
   String cube;
 
-  @Option(names = "--columns", split = ",", paramLabel = "COL", description = "Columns to print, in this order.")
+  @Option(names = "--columns", split = ",", paramLabel = "COL", description = "Columns to print, in this order (with --kartothek-semantics: Kartothek's payload_columns).")
   List<String> columns;
 
   @Option(names = "--where", paramLabel = "EXPR", description = "Only cells that satisfy the condition (see below).")
@@ -80,12 +87,17 @@ final class QueryCommand extends StoreCommand {
 
   @Option(names = "--dimension-columns", split = ",", paramLabel = "COL",
       description = "The result's dimensionality: some of the cube's dimension columns (fewer is a projection, one row "
-          + "per distinct value combination of the seed); default: those in --columns, else all.")
+          + "per distinct value combination of the seed); default: those in --columns, else all (with "
+          + "--kartothek-semantics: all).")
   List<String> dimensionColumns;
 
   @Option(names = "--datasets", split = ",", paramLabel = "ID",
       description = "Use only these datasets of the cube (the seed is always used); default: all.")
   List<String> datasets;
+
+  @Option(names = "--kartothek-semantics",
+      description = "Mean what Kartothek 5.3's query_cube means and return exactly its rows (see below).")
+  boolean kartothekSemantics;
 
   @Option(names = "--limit", paramLabel = "N",
       description = "Print at most N rows (the first ones, in the query's order); reading stops there.")
@@ -124,6 +136,9 @@ final class QueryCommand extends StoreCommand {
     }
     if (datasets != null) {
       builder.datasets(datasets);
+    }
+    if (kartothekSemantics) {
+      builder.kartothekSemantics();
     }
     CubeQuery query = builder.build();
     QueryPlan plan = CubeSnapshot.latest(store, cube).plan(query);
@@ -176,7 +191,7 @@ final class QueryCommand extends StoreCommand {
   private final class StreamSink implements RowSink {
     private final PrintWriter out;
     private final RowWriter writer;
-    private ColumnVector[] columns = new ColumnVector[0];
+    private TypedVector[] columns = new TypedVector[0];
     private ResultBatch columnsOf;
     private long written;
 
@@ -189,7 +204,7 @@ final class QueryCommand extends StoreCommand {
     @Override
     public boolean write(ResultBatch batch, int row) throws IOException {
       if (batch != columnsOf) {
-        columns = new ColumnVector[batch.schema().getFields().size()];
+        columns = new TypedVector[batch.schema().getFields().size()];
         for (int c = 0; c < columns.length; c++) {
           columns[c] = batch.column(c);
         }

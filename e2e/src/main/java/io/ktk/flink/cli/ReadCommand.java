@@ -9,6 +9,9 @@ import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -21,7 +24,7 @@ import picocli.CommandLine.ParameterException;
     name = "read",
     sortOptions = false,
     description = {
-      "Prints the rows of the latest version of a dataset.",
+      "Prints the rows of the latest version of a dataset (or of an earlier one: --version, --as-of).",
       "Rows come partition by partition, in the order of the partition values, then file by file and as "
           + "stored. Columns come in the order of --columns; by default partition keys first, then the others "
           + "by name."
@@ -61,17 +64,45 @@ final class ReadCommand extends StoreCommand {
       description = "Output format: csv (default) or jsonl.")
   RowWriter.OutputFormat format;
 
+  @Option(names = "--version", paramLabel = "N", description = "Read version N of the dataset's commit log instead "
+      + "of the latest (time travel).")
+  Long version;
+
+  @Option(names = "--as-of", paramLabel = "TIME", description = "Read the version that was the latest at TIME, an "
+      + "ISO-8601 instant such as 2024-05-01T10:00:00Z (time travel).")
+  String asOf;
+
   @Override
   void checkUsage() {
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw new ParameterException(spec.commandLine(), "Invalid value for option '--dataset': '" + dataset
           + "' is not a dataset uuid (allowed: A-Z a-z 0-9 + - _)");
     }
+    if (version != null && asOf != null) {
+      throw new ParameterException(spec.commandLine(), "Give at most one of --version and --as-of");
+    }
+    if (version != null && version < 0) {
+      throw new ParameterException(spec.commandLine(), "Invalid value for option '--version': " + version
+          + " (versions count from 0)");
+    }
+    if (asOf != null) {
+      asOfInstant();
+    }
+  }
+
+  private Instant asOfInstant() {
+    try {
+      return OffsetDateTime.parse(asOf.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw new ParameterException(spec.commandLine(), "Invalid value for option '--as-of': '" + asOf
+          + "' is not an ISO-8601 instant with its offset, e.g. 2024-05-01T10:00:00Z");
+    }
   }
 
   @Override
   int run(ObjectStore store) throws Exception {
-    DatasetSnapshot snapshot = DatasetSnapshot.latest(store, dataset);
+    DatasetSnapshot snapshot = version != null ? DatasetSnapshot.at(store, dataset, version)
+        : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOfInstant()) : DatasetSnapshot.latest(store, dataset);
     if (columns != null) {
       Set<String> seen = new HashSet<>();
       for (String name : columns) {

@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.vector.ColumnVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -19,7 +19,7 @@ interface RowWriter {
    * Writes row {@code row} of the column vectors {@code columns} (one per column, in column
    * order), as {@link #write(Object[])} writes the row of their typed values.
    */
-  void write(ColumnVector[] columns, int row) throws IOException;
+  void write(TypedVector[] columns, int row) throws IOException;
 
   /** Flushes what is buffered; the underlying writer stays open. */
   void flush() throws IOException;

@@ -1,10 +1,10 @@
 package io.ktk.flink.cli;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -102,7 +102,7 @@ final class ValueFormat {
    * Appends the text of row {@code row} of {@code column}, which is not null, as {@link #append}
    * does for its typed value; returns whether it is free text.
    */
-  static boolean append(TextBuffer out, Field field, ColumnVector column, int row) {
+  static boolean append(TextBuffer out, Field field, TypedVector column, int row) {
     if (column instanceof DoubleVector doubles) {
       out.appendFloat(doubles.value(row));
       return false;
@@ -197,7 +197,7 @@ final class ValueFormat {
   }
 
   /** Appends row {@code row} of {@code column} (or its null) as JSON, as {@link #appendJson} appends its typed value. */
-  static void appendJson(TextBuffer out, Field field, ColumnVector column, int row) {
+  static void appendJson(TextBuffer out, Field field, TypedVector column, int row) {
     if (column.isNull(row)) {
       out.append("null");
     } else if (column instanceof DoubleVector doubles) {

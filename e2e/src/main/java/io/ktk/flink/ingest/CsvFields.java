@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <p>Hand-written rather than a library: no CSV library is on the tool's class path, and the
  * splitting is these few lines; the record boundaries are found by {@link
- * io.ktk.flink.ingest.source.RecordReader} with the same quote rule.
+ * io.ktk.flink.ingest.source.TextRecordReader} with the same quote rule.
  */
 final class CsvFields {
   /** One field: its text (quotes removed, {@code ""} unescaped) and whether it was quoted. */
@@ -27,7 +27,7 @@ final class CsvFields {
   /**
    * The fields of a record.
    *
-   * @throws InvalidValueException when a quote is not closed or text follows a closing quote
+   * @throws InvalidRecordException when a quote is not closed or text follows a closing quote
    */
   static List<Field> split(String record) {
     List<Field> fields = new ArrayList<>();
@@ -41,7 +41,7 @@ final class CsvFields {
         i++;
         while (true) {
           if (i >= n) {
-            throw new InvalidValueException("the CSV record has a quote that is not closed (field "
+            throw new InvalidRecordException("the CSV record has a quote that is not closed (field "
                 + (fields.size() + 1) + ")");
           }
           char c = record.charAt(i++);
@@ -57,14 +57,14 @@ final class CsvFields {
           }
         }
         if (i < n && record.charAt(i) != ',') {
-          throw new InvalidValueException("the CSV record has text after the closing quote of field "
+          throw new InvalidRecordException("the CSV record has text after the closing quote of field "
               + (fields.size() + 1) + " (at character " + (i + 1) + ")");
         }
       } else {
         while (i < n && record.charAt(i) != ',') {
           char c = record.charAt(i++);
           if (c == '"') {
-            throw new InvalidValueException("the CSV record has a quote inside the unquoted field "
+            throw new InvalidRecordException("the CSV record has a quote inside the unquoted field "
                 + (fields.size() + 1) + " (at character " + i + "); quote the whole field and double the quote");
           }
           text.append(c);

@@ -1,7 +1,7 @@
 package io.ktk.flink.ingest;
 
 import io.ktk.flink.sink.RejectedRecord;
-import io.ktk.flink.sink.ValidationPolicy;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;

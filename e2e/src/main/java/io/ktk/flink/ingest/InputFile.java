@@ -1,9 +1,9 @@
 package io.ktk.flink.ingest;
 
 import io.ktk.flink.ingest.source.InputRecord;
-import io.ktk.flink.ingest.source.RecordReader;
 import io.ktk.flink.ingest.source.TextFileSplit;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.ingest.source.TextRecordReader;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,9 +25,9 @@ public record InputFile(TextFileSplit start, String header) {
   /**
    * Opens {@code file} as input of {@code format}.
    *
-   * @throws ValidationException when a CSV file has no header row, or one that is not UTF-8
+   * @throws KtkValidationException when a CSV file has no header row, or one that is not UTF-8
    */
-  public static InputFile open(Path file, InputFormat format, String inputName) throws IOException {
+  public static InputFile open(Path file, IngestFormat format, String inputName) throws IOException {
     long offset = 0;
     try (InputStream in = Files.newInputStream(file)) {
       byte[] first = in.readNBytes(3);
@@ -36,17 +36,17 @@ public record InputFile(TextFileSplit start, String header) {
       }
     }
     String path = file.toAbsolutePath().toString();
-    if (format != InputFormat.CSV) {
+    if (format != IngestFormat.CSV) {
       return new InputFile(new TextFileSplit(path, offset, 1), null);
     }
-    try (RecordReader reader = new RecordReader(file, offset, 1, true)) {
+    try (TextRecordReader reader = new TextRecordReader(file, offset, 1, true)) {
       InputRecord header = reader.next();
       if (header == null) {
-        throw new ValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
+        throw new KtkValidationException("Cannot ingest " + inputName + ": the CSV input has no header row (the first "
             + "line names the columns)");
       }
       if (header.encodingError() != null) {
-        throw new ValidationException("Cannot ingest " + inputName + ": the CSV header row: "
+        throw new KtkValidationException("Cannot ingest " + inputName + ": the CSV header row: "
             + header.encodingError());
       }
       return new InputFile(new TextFileSplit(path, reader.offset(), reader.line()), header.text());
@@ -54,9 +54,9 @@ public record InputFile(TextFileSplit start, String header) {
   }
 
   /** The number of records from the start position on. */
-  public long countRecords(InputFormat format) throws IOException {
+  public long countRecords(IngestFormat format) throws IOException {
     long count = 0;
-    try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
+    try (TextRecordReader reader = new TextRecordReader(Path.of(start.path()), start.offset(), start.line(),
         format.quotedLineBreaks())) {
       while (reader.next() != null) {
         count++;
@@ -69,8 +69,8 @@ public record InputFile(TextFileSplit start, String header) {
    * The line the {@code records}-th record from the start position ends on (a CSV record may span
    * lines), or -1 when there are fewer records.
    */
-  public long lastLineOf(InputFormat format, long records) throws IOException {
-    try (RecordReader reader = new RecordReader(Path.of(start.path()), start.offset(), start.line(),
+  public long lastLineOf(IngestFormat format, long records) throws IOException {
+    try (TextRecordReader reader = new TextRecordReader(Path.of(start.path()), start.offset(), start.line(),
         format.quotedLineBreaks())) {
       InputRecord record = null;
       for (long i = 0; i < records; i++) {

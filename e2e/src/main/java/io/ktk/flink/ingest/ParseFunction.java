@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.ingest.deadletter.DeadLetter;
 import io.ktk.flink.ingest.source.InputRecord;
-import io.ktk.flink.sink.ValidationPolicy;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -38,9 +38,9 @@ final class ParseFunction extends ProcessFunction<InputRecord, RowData> {
     RowData row;
     try {
       row = parser.parse(record);
-    } catch (InvalidValueException e) {
+    } catch (InvalidRecordException e) {
       if (policy == ValidationPolicy.FAIL) {
-        throw new SuppressRestartsException(new ValidationException("Cannot ingest line " + record.line() + " of "
+        throw new SuppressRestartsException(new KtkValidationException("Cannot ingest line " + record.line() + " of "
             + inputName + ": " + e.getMessage(), e));
       }
       context.output(REJECTED, new DeadLetter(record.line(), record.text(), e.getMessage()));

@@ -22,11 +22,11 @@ public final class RecordParser implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final RowType rowType;
-  private final InputFormat format;
+  private final IngestFormat format;
   /** For CSV: the row position of each header column. */
   private final int[] csvPositions;
 
-  private RecordParser(RowType rowType, InputFormat format, int[] csvPositions) {
+  private RecordParser(RowType rowType, IngestFormat format, int[] csvPositions) {
     this.rowType = requireNonNull(rowType, "rowType is null");
     this.format = requireNonNull(format, "format is null");
     this.csvPositions = csvPositions;
@@ -34,13 +34,13 @@ public final class RecordParser implements Serializable {
 
   /** A parser of JSON lines. */
   public static RecordParser jsonLines(RowType rowType) {
-    return new RecordParser(rowType, InputFormat.JSONL, null);
+    return new RecordParser(rowType, IngestFormat.JSONL, null);
   }
 
   /**
    * A parser of CSV records with the given header row.
    *
-   * @throws InvalidValueException when the header names a column the row type lacks, or one twice
+   * @throws InvalidRecordException when the header names a column the row type lacks, or one twice
    */
   public static RecordParser csv(RowType rowType, String header) {
     List<CsvFields.Field> names = CsvFields.split(header);
@@ -50,41 +50,41 @@ public final class RecordParser implements Serializable {
       String name = names.get(i).text();
       positions[i] = rowType.getFieldIndex(name);
       if (positions[i] < 0) {
-        throw new InvalidValueException("the CSV header names column '" + name + "', which the schema does not "
+        throw new InvalidRecordException("the CSV header names column '" + name + "', which the schema does not "
             + "have (columns: " + String.join(", ", rowType.getFieldNames()) + ")");
       }
       if (seen.contains(name)) {
-        throw new InvalidValueException("the CSV header names column '" + name + "' twice");
+        throw new InvalidRecordException("the CSV header names column '" + name + "' twice");
       }
       seen.add(name);
     }
-    return new RecordParser(rowType, InputFormat.CSV, positions);
+    return new RecordParser(rowType, IngestFormat.CSV, positions);
   }
 
   public RowType rowType() {
     return rowType;
   }
 
-  public InputFormat format() {
+  public IngestFormat format() {
     return format;
   }
 
   /**
    * The row of a record.
    *
-   * @throws InvalidValueException with the reason (column, value, rule), without the line
+   * @throws InvalidRecordException with the reason (column, value, rule), without the line
    */
   public RowData parse(InputRecord record) {
     if (record.encodingError() != null) {
-      throw new InvalidValueException(record.encodingError());
+      throw new InvalidRecordException(record.encodingError());
     }
-    return format == InputFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
+    return format == IngestFormat.JSONL ? parseJson(record.text()) : parseCsv(record.text());
   }
 
   private RowData parseJson(String text) {
     JsonNode node = StrictJson.read(text, "the line");
     if (!node.isObject()) {
-      throw new InvalidValueException("the line is not a JSON object");
+      throw new InvalidRecordException("the line is not a JSON object");
     }
     return ValueConverter.row(node, rowType, "");
   }
@@ -92,7 +92,7 @@ public final class RecordParser implements Serializable {
   private RowData parseCsv(String text) {
     List<CsvFields.Field> fields = CsvFields.split(text);
     if (fields.size() != csvPositions.length) {
-      throw new InvalidValueException("the CSV record has " + fields.size() + " fields where the header has "
+      throw new InvalidRecordException("the CSV record has " + fields.size() + " fields where the header has "
           + csvPositions.length);
     }
     GenericRowData row = new GenericRowData(rowType.getFieldCount());

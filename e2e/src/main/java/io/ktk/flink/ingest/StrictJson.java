@@ -35,7 +35,7 @@ final class StrictJson {
    * The value of {@code text}.
    *
    * @param what what the text is, for messages: "the line", "the value"
-   * @throws InvalidValueException when the text is not exactly one JSON value
+   * @throws InvalidRecordException when the text is not exactly one JSON value
    */
   static JsonNode read(String text, String what) {
     try (JsonParser parser = JSON.createParser(text)) {
@@ -43,13 +43,13 @@ final class StrictJson {
       try {
         node = JSON.readTree(parser);
       } catch (DuplicateFieldException e) {
-        throw new InvalidValueException(what + " gives field '" + e.field + "' twice in one JSON object (first "
-            + InvalidValueException.shorten(e.first.toString()) + "); a JSON object gives each field once");
+        throw new InvalidRecordException(what + " gives field '" + e.field + "' twice in one JSON object (first "
+            + InvalidRecordException.shorten(e.first.toString()) + "); a JSON object gives each field once");
       } catch (JsonProcessingException e) {
-        throw new InvalidValueException(what + " is not JSON (" + e.getOriginalMessage() + ")");
+        throw new InvalidRecordException(what + " is not JSON (" + e.getOriginalMessage() + ")");
       }
       if (node == null) {
-        throw new InvalidValueException(what + " is not JSON (it is empty)");
+        throw new InvalidRecordException(what + " is not JSON (it is empty)");
       }
       long end = parser.currentLocation().getCharOffset();
       JsonToken next;
@@ -59,8 +59,8 @@ final class StrictJson {
         next = JsonToken.NOT_AVAILABLE;
       }
       if (next != null) {
-        throw new InvalidValueException(what + " has text after its JSON value, from character " + (end + 1) + ": "
-            + InvalidValueException.shorten(text.substring((int) Math.min(end, text.length())).strip())
+        throw new InvalidRecordException(what + " has text after its JSON value, from character " + (end + 1) + ": "
+            + InvalidRecordException.shorten(text.substring((int) Math.min(end, text.length())).strip())
             + " (one JSON value, e.g. one object per line)");
       }
       return node;

@@ -77,7 +77,7 @@ final class ValueConverter {
     switch (type.getTypeRoot()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> {
         if (!node.isIntegralNumber()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (an integer)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (an integer)");
         }
         return integer(node.bigIntegerValue().toString(), type, column);
       }
@@ -88,17 +88,17 @@ final class ValueConverter {
         if (node.isTextual() && isSpecialFloat(node.textValue())) {
           return floating(node.textValue(), node.toString(), type, column);
         }
-        throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
+        throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
       }
       case BOOLEAN -> {
         if (!node.isBoolean()) {
-          throw InvalidValueException.of(column, node.toString(), "is not a BOOLEAN (true or false)");
+          throw InvalidRecordException.of(column, node.toString(), "is not a BOOLEAN (true or false)");
         }
         return node.booleanValue();
       }
       case DECIMAL -> {
         if (!node.isNumber() && !node.isTextual()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a number)");
         }
         // JSON numbers are exact decimals here (StrictJson), never doubles
         return node.isNumber() ? decimal(node.decimalValue(), node.toString(), type, column)
@@ -106,7 +106,7 @@ final class ValueConverter {
       }
       case ARRAY -> {
         if (!node.isArray()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a JSON array)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a JSON array)");
         }
         LogicalType element = ((ArrayType) type).getElementType();
         Object[] values = new Object[node.size()];
@@ -117,13 +117,13 @@ final class ValueConverter {
       }
       case ROW -> {
         if (!node.isObject()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a JSON object)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a JSON object)");
         }
         return row(node, (RowType) type, column + ".");
       }
       default -> {
         if (!node.isTextual()) {
-          throw InvalidValueException.of(column, node.toString(), "is not " + describe(type) + " (a JSON string)");
+          throw InvalidRecordException.of(column, node.toString(), "is not " + describe(type) + " (a JSON string)");
         }
         return fromText(node.textValue(), type, column);
       }
@@ -137,7 +137,7 @@ final class ValueConverter {
     while (fields.hasNext()) {
       String name = fields.next().getKey();
       if (!names.contains(name)) {
-        throw new InvalidValueException("field '" + prefix + name + "' is not a column (columns: "
+        throw new InvalidRecordException("field '" + prefix + name + "' is not a column (columns: "
             + String.join(", ", names) + ")");
       }
     }
@@ -154,7 +154,7 @@ final class ValueConverter {
       switch (type.getTypeRoot()) {
         case TINYINT, SMALLINT, INTEGER, BIGINT -> {
           if (!INTEGER.matcher(text).matches()) {
-            throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (an integer)");
+            throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (an integer)");
           }
           return integer(text, type, column);
         }
@@ -165,17 +165,17 @@ final class ValueConverter {
           if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(text);
           }
-          throw InvalidValueException.of(column, quote(text), "is not a BOOLEAN (true or false)");
+          throw InvalidRecordException.of(column, quote(text), "is not a BOOLEAN (true or false)");
         }
         case CHAR, VARCHAR -> {
           int length = type instanceof CharType c ? c.getLength() : ((VarCharType) type).getLength();
           if (text.codePointCount(0, text.length()) > length) {
-            throw InvalidValueException.of(column, quote(text), "is longer than " + describe(type) + " allows");
+            throw InvalidRecordException.of(column, quote(text), "is longer than " + describe(type) + " allows");
           }
           int surrogate = unpairedSurrogate(text);
           if (surrogate >= 0) {
             // only a JSON escape (backslash-u-d800) can make one; UTF-8 would store it as '?'
-            throw InvalidValueException.of(column, quote(text), String.format("has the unpaired surrogate "
+            throw InvalidRecordException.of(column, quote(text), String.format("has the unpaired surrogate "
                 + "\\u%04x at character %d, which is no Unicode character (UTF-8 cannot store it)",
                 (int) text.charAt(surrogate), surrogate + 1));
           }
@@ -185,7 +185,7 @@ final class ValueConverter {
           byte[] bytes = Base64.getDecoder().decode(text);
           int length = type instanceof BinaryType b ? b.getLength() : ((VarBinaryType) type).getLength();
           if (bytes.length > length) {
-            throw InvalidValueException.of(column, quote(text), "is " + bytes.length + " bytes long, longer than "
+            throw InvalidRecordException.of(column, quote(text), "is " + bytes.length + " bytes long, longer than "
                 + describe(type) + " allows");
           }
           return bytes;
@@ -196,7 +196,7 @@ final class ValueConverter {
         case DATE -> {
           long day = LocalDate.parse(text).toEpochDay();
           if (day < Integer.MIN_VALUE || day > Integer.MAX_VALUE) {
-            throw InvalidValueException.of(column, quote(text), "is outside the range of a DATE (" + MIN_DATE + " to "
+            throw InvalidRecordException.of(column, quote(text), "is outside the range of a DATE (" + MIN_DATE + " to "
                 + MAX_DATE + ": days since 1970-01-01 in 32 bits)");
           }
           return (int) day;
@@ -204,7 +204,7 @@ final class ValueConverter {
         case TIME_WITHOUT_TIME_ZONE -> {
           LocalTime time = LocalTime.parse(text);
           if (time.getNano() % 1_000_000 != 0) {
-            throw InvalidValueException.of(column, quote(text), "has a part below milliseconds, which a TIME "
+            throw InvalidRecordException.of(column, quote(text), "has a part below milliseconds, which a TIME "
                 + "cannot hold in Flink");
           }
           return (int) (time.toNanoOfDay() / 1_000_000);
@@ -227,23 +227,23 @@ final class ValueConverter {
           JsonNode node;
           try {
             node = StrictJson.read(text, "it");
-          } catch (InvalidValueException e) {
-            throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " as JSON: "
+          } catch (InvalidRecordException e) {
+            throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " as JSON: "
                 + e.getMessage());
           }
           return fromJson(node, type, column);
         }
-        default -> throw InvalidValueException.of(column, quote(text), "cannot be ingested: type " + type
+        default -> throw InvalidRecordException.of(column, quote(text), "cannot be ingested: type " + type
             + " is not supported");
       }
     } catch (DateTimeException | IllegalArgumentException e) {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (" + e.getMessage() + ")");
+      throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (" + e.getMessage() + ")");
     }
   }
 
-  private static InvalidValueException outOfTimestampRange(String column, String text, LogicalType type,
+  private static InvalidRecordException outOfTimestampRange(String column, String text, LogicalType type,
       String range) {
-    return InvalidValueException.of(column, quote(text), "is outside the range of " + describe(type) + " as stored ("
+    return InvalidRecordException.of(column, quote(text), "is outside the range of " + describe(type) + " as stored ("
         + range + ": microseconds since 1970-01-01 in 64 bits)");
   }
 
@@ -262,7 +262,7 @@ final class ValueConverter {
 
   private static Object checkNull(LogicalType type, String column) {
     if (!type.isNullable()) {
-      throw new InvalidValueException("column '" + column + "' is null, which its type " + type + " forbids");
+      throw new InvalidRecordException("column '" + column + "' is null, which its type " + type + " forbids");
     }
     return null;
   }
@@ -278,7 +278,7 @@ final class ValueConverter {
       default -> { min = Long.MIN_VALUE; max = Long.MAX_VALUE; }
     }
     if (value.compareTo(BigDecimal.valueOf(min)) < 0 || value.compareTo(BigDecimal.valueOf(max)) > 0) {
-      throw InvalidValueException.of(column, digits, "is out of the range of " + describe(type) + " (" + min
+      throw InvalidRecordException.of(column, digits, "is out of the range of " + describe(type) + " (" + min
           + " to " + max + ")");
     }
     long number = value.longValueExact();
@@ -299,12 +299,12 @@ final class ValueConverter {
     } else if (FLOAT.matcher(text).matches()) {
       value = Double.parseDouble(text);
     } else {
-      throw InvalidValueException.of(column, shown, "is not " + describe(type) + " (a number, NaN, "
+      throw InvalidRecordException.of(column, shown, "is not " + describe(type) + " (a number, NaN, "
           + "Infinity or -Infinity)");
     }
     boolean isFloat = type.getTypeRoot() == LogicalTypeRoot.FLOAT;
     if (!isSpecialFloat(text) && (Double.isInfinite(value) || isFloat && Float.isInfinite((float) value))) {
-      throw InvalidValueException.of(column, shown, "is out of the range of " + describe(type) + " (at most "
+      throw InvalidRecordException.of(column, shown, "is out of the range of " + describe(type) + " (at most "
           + (isFloat ? String.valueOf(Float.MAX_VALUE) : String.valueOf(Double.MAX_VALUE)) + " in magnitude; Infinity only as \"Infinity\")");
     }
     return isFloat ? (Object) (float) value : (Object) value;
@@ -319,7 +319,7 @@ final class ValueConverter {
     try {
       value = new BigDecimal(text);
     } catch (NumberFormatException e) {
-      throw InvalidValueException.of(column, quote(text), "is not " + describe(type) + " (a decimal number)");
+      throw InvalidRecordException.of(column, quote(text), "is not " + describe(type) + " (a decimal number)");
     }
     return decimal(value, text, type, column);
   }
@@ -330,17 +330,17 @@ final class ValueConverter {
     int scale = decimalType.getScale();
     int precision = decimalType.getPrecision();
     if (value.scale() > scale && value.stripTrailingZeros().scale() > scale) {
-      throw InvalidValueException.of(column, shown, "has more than " + scale + " decimal places, which "
+      throw InvalidRecordException.of(column, shown, "has more than " + scale + " decimal places, which "
           + describe(type) + " holds");
     }
     // Checked before setScale, which would build all digits of a value like 1E+999999999.
     if (value.signum() != 0 && (long) value.precision() - value.scale() > precision - scale) {
-      throw InvalidValueException.of(column, shown, "has more than " + precision + " digits, which "
+      throw InvalidRecordException.of(column, shown, "has more than " + precision + " digits, which "
           + describe(type) + " holds");
     }
     DecimalData data = DecimalData.fromBigDecimal(value.setScale(scale), precision, scale);
     if (data == null) {
-      throw InvalidValueException.of(column, shown, "has more than " + precision + " digits, which "
+      throw InvalidRecordException.of(column, shown, "has more than " + precision + " digits, which "
           + describe(type) + " holds");
     }
     return data;

@@ -2,9 +2,10 @@ package io.ktk.flink.bench;
 
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import io.ktk.flink.state.testing.S3Proxy;
@@ -13,8 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -143,12 +144,13 @@ public final class CommitLatencyBenchmark {
   }
 
   /** An append with index entries for column c, as a sink's checkpoint would commit. */
-  private static CommitRequest request(List<DataFile> added, int offset) {
-    Map<Object, List<String>> index = new HashMap<>();
+  private static DatasetChange request(List<DataFile> added, int offset) {
+    Map<IndexValue, List<String>> index = new HashMap<>();
     for (int i = 0; i < added.size(); i++) {
-      index.computeIfAbsent((long) ((offset + i) % INDEX_VALUES), v -> new ArrayList<>()).add(added.get(i).label());
+      index.computeIfAbsent(IndexValue.of((long) ((offset + i) % INDEX_VALUES)), v -> new ArrayList<>())
+          .add(added.get(i).label());
     }
-    return CommitRequest.append(List.of("p"), SCHEMA, added).withIndex(List.of("c"), Map.of("c", index));
+    return DatasetChange.append(List.of("p"), SCHEMA, added).withIndex(List.of("c"), Map.of("c", index));
   }
 
   private static List<DataFile> newFiles(int count, int offset) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.metadata.DatasetKeys;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,8 +37,8 @@ class IndexBuilderTest {
     assertThat(built.rounds()).isEqualTo(2);
     assertThat(built.version()).isEqualTo(2);
     assertThat(built.files()).isEqualTo(3);
-    Map<Object, List<String>> index = new LogReader(store, "plain").latest().index("c");
-    assertThat(index).hasSize(6).containsEntry(42L, List.of(raced.get(0).label()));
+    Map<IndexValue, List<String>> index = new LogReader(store, "plain").latest().index("c");
+    assertThat(index).hasSize(6).containsEntry(IndexValue.of(42L), List.of(raced.get(0).label()));
     assertThat(ktk("validate", "--store", dir.toUri().toString(), "--dataset", "plain").exitCode()).isZero();
   }
 }

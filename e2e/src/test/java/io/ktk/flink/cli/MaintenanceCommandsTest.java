@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -181,7 +181,7 @@ class MaintenanceCommandsTest {
       writer.write(java.util.Arrays.asList(7L, "seven", 7.0, null)); // c, s, v, d
     }
     DataFile file = new DataFile(label.toString(), 1, store.head(key).orElseThrow().size(), events.physicalSchema());
-    log.commit(CommitRequest.append(List.of("p"), ReadCommandTest.SCHEMA, List.of(file)));
+    log.commit(DatasetChange.append(List.of("p"), ReadCommandTest.SCHEMA, List.of(file)));
     new PlateauPublisher().publish(log);
 
     KtkRun run = ktk("validate", "--store", url, "--dataset", "events");

@@ -3,11 +3,11 @@ package io.ktk.flink.cli;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.LocalObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -85,7 +85,7 @@ public final class OutputBenchmark {
     System.err.printf(Locale.ROOT, "output benchmark: %,d rows, %d repetitions, load average %s%n", rows,
         repetitions, loadAverage());
 
-    ColumnVector[] columns = generate(rows);
+    TypedVector[] columns = generate(rows);
     Path parquet = work.resolve("rows.parquet");
     writeParquet(columns, work, parquet.getFileName().toString());
 
@@ -180,7 +180,7 @@ public final class OutputBenchmark {
   }
 
   /** Doubles of 15 to 17 digits as sensors and random() give, one timestamp a second-ish, 100 strings. */
-  static ColumnVector[] generate(int rows) {
+  static TypedVector[] generate(int rows) {
     Random random = new Random(20261125L);
     DoubleVector v = new DoubleVector(rows);
     DoubleVector w = new DoubleVector(rows);
@@ -196,10 +196,10 @@ public final class OutputBenchmark {
       ts.append(START_MICROS + (long) (random.nextDouble() * 3e13));
       s.append(sensors[row % sensors.length]);
     }
-    return new ColumnVector[] {v, w, ts, s};
+    return new TypedVector[] {v, w, ts, s};
   }
 
-  private static Object[] typedRow(ColumnVector[] columns, int row) {
+  private static Object[] typedRow(TypedVector[] columns, int row) {
     Object[] values = new Object[columns.length];
     for (int c = 0; c < values.length; c++) {
       values[c] = columns[c].get(row);
@@ -207,7 +207,7 @@ public final class OutputBenchmark {
     return values;
   }
 
-  private static void writeParquet(ColumnVector[] columns, Path dir, String name) throws IOException {
+  private static void writeParquet(TypedVector[] columns, Path dir, String name) throws IOException {
     try (LocalObjectStore store = new LocalObjectStore(dir);
         ParquetRowsWriter writer = ParquetRowsWriter.create(store, name, new Schema(FIELDS), Map.of(),
             ParquetWriteOptions.defaults())) {

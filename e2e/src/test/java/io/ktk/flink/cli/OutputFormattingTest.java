@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -59,13 +59,13 @@ class OutputFormattingTest {
       new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE),
           List.of(field("a\"\n", ArrowType.Utf8.INSTANCE), field("b", new ArrowType.Int(64, true)))));
 
-  private static ColumnVector[] columns;
+  private static TypedVector[] columns;
   private static List<Object[]> rows;
 
   @BeforeAll
   static void generate() {
     Random random = new Random(SEED);
-    columns = new ColumnVector[] {new DoubleVector(ROWS), new DoubleVector(ROWS),
+    columns = new TypedVector[] {new DoubleVector(ROWS), new DoubleVector(ROWS),
         new LongVector(LongType.INTEGER, ROWS), new LongVector(LongType.UNSIGNED_64, ROWS),
         new LongVector(LongType.timestamp(1_000_000, false), ROWS),
         new LongVector(LongType.timestamp(1_000, false), ROWS), new LongVector(LongType.timestamp(1, true), ROWS),
@@ -179,7 +179,7 @@ class OutputFormattingTest {
     return out.toString();
   }
 
-  private static void appendRandom(Random random, int column, ColumnVector vector) {
+  private static void appendRandom(Random random, int column, TypedVector vector) {
     switch (column) {
       case 0 -> ((DoubleVector) vector).append(randomDouble(random));
       case 1 -> ((DoubleVector) vector).append((float) randomDouble(random));

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ktk query} on Example 1 of the cube-query seed ({@code kartothek-cube-query.txt}): a seed
+ * {@code ktk query} on Example 1 of Kartothek's query system documentation ("Examples"): a seed
  * {@code db_data} with cells P, and enrichments {@code data_checks} (OK), {@code schedule} (SCHED),
- * {@code predictions} (PRED). The seed does not show a partition column; here {@code part = P % 2}.
- * Expected outputs are the seed's result table, written out by hand.
+ * {@code predictions} (PRED). The example does not show a partition column; here {@code part = P % 2}.
+ * Expected outputs are the example's result table, written out by hand.
  */
 class QueryCommandTest {
   private static final Field PART = field("part", new ArrowType.Int(64, true));

@@ -3,10 +3,11 @@ package io.ktk.flink.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.DatasetKeys;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -80,7 +81,7 @@ final class TestDataset {
       byPartition.computeIfAbsent(values, v -> new ArrayList<>()).add(row);
     }
     List<DataFile> files = new ArrayList<>();
-    Map<String, Map<Object, List<String>>> index = new HashMap<>();
+    Map<String, Map<IndexValue, List<String>>> index = new HashMap<>();
     indexColumns.forEach(column -> index.put(column, new HashMap<>()));
     for (Map.Entry<List<Object>, List<List<Object>>> partition : byPartition.entrySet()) {
       PartitionLabel label = PartitionLabel.of(keyFields, partition.getKey(), PartitionLabel.newFileId());
@@ -95,7 +96,7 @@ final class TestDataset {
           writer.write(values);
           for (String column : indexColumns) {
             Object value = row.get(position(column));
-            List<String> labels = index.get(column).computeIfAbsent(value, v -> new ArrayList<>());
+            List<String> labels = index.get(column).computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>());
             if (!labels.contains(label.toString())) {
               labels.add(label.toString());
             }
@@ -105,7 +106,7 @@ final class TestDataset {
       files.add(new DataFile(label.toString(), partition.getValue().size(), store.head(key).orElseThrow().size(),
           physical));
     }
-    log.commit(CommitRequest.append(partitionKeys, schema, files).withIndex(indexColumns, index)
+    log.commit(DatasetChange.append(partitionKeys, schema, files).withIndex(indexColumns, index)
         .withMetadata(metadata));
     metadata = Map.of();
     return files;

@@ -3,9 +3,9 @@ package io.ktk.flink.cube;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.sink.KartothekCubeSink;
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -63,12 +63,12 @@ class RecordParserTest {
 
   @Test
   void aJsonLineIsExactlyOneObjectWithEachFieldOnce() {
-    assertThatThrownBy(() -> json("{\"i\": 1}{\"i\": 2}")).isInstanceOf(InvalidValueException.class)
+    assertThatThrownBy(() -> json("{\"i\": 1}{\"i\": 2}")).isInstanceOf(InvalidRecordException.class)
         .hasMessage("the line has text after its JSON value, from character 9: {\"i\": 2} (one JSON value, e.g. one "
             + "object per line)");
-    assertThatThrownBy(() -> json("{\"i\": 1} trailing")).isInstanceOf(InvalidValueException.class)
+    assertThatThrownBy(() -> json("{\"i\": 1} trailing")).isInstanceOf(InvalidRecordException.class)
         .hasMessageStartingWith("the line has text after its JSON value, from character 9: trailing");
-    assertThatThrownBy(() -> json("{\"i\": 1, \"s\": \"a\", \"i\": 2}")).isInstanceOf(InvalidValueException.class)
+    assertThatThrownBy(() -> json("{\"i\": 1, \"s\": \"a\", \"i\": 2}")).isInstanceOf(InvalidRecordException.class)
         .hasMessage("the line gives field 'i' twice in one JSON object (first 1); a JSON object gives each field once");
     assertThatThrownBy(() -> json("{\"i\": 1, \"r\": {\"x\": 1, \"x\": 2}}"))
         .hasMessageStartingWith("the line gives field 'x' twice in one JSON object");
@@ -97,7 +97,7 @@ class RecordParserTest {
     assertThat(infinite.getDouble(1)).isEqualTo(Double.NEGATIVE_INFINITY);
 
     for (RecordParser parser : List.of(json, csv)) {
-      assertThatThrownBy(() -> parse(parser, "f", "1e39")).isInstanceOf(InvalidValueException.class)
+      assertThatThrownBy(() -> parse(parser, "f", "1e39")).isInstanceOf(InvalidRecordException.class)
           .hasMessage("column 'f' holds " + quoted(parser, "1e39", "1E+39") + ", which is out of the range of a FLOAT (at most "
               + "3.4028235E38 in magnitude; Infinity only as \"Infinity\")");
       assertThatThrownBy(() -> parse(parser, "g", "-1e400"))
@@ -131,7 +131,7 @@ class RecordParserTest {
   @Test
   void aRecordThatIsNotUtf8IsRefused() {
     InputRecord broken = new InputRecord(3, "{\"i\": 1, \"s\": \"\ufffd\"}", "the record is not valid UTF-8: ...");
-    assertThatThrownBy(() -> RecordParser.jsonLines(TYPE).parse(broken)).isInstanceOf(InvalidValueException.class)
+    assertThatThrownBy(() -> RecordParser.jsonLines(TYPE).parse(broken)).isInstanceOf(InvalidRecordException.class)
         .hasMessage("the record is not valid UTF-8: ...");
     assertThatThrownBy(() -> RecordParser.csv(TYPE, "i,s").parse(new InputRecord(3, "1,\ufffd", "not UTF-8")))
         .hasMessage("not UTF-8");
@@ -139,7 +139,7 @@ class RecordParserTest {
 
   /** The record with only {@code column}: JSON {@code value}, or CSV text of it (quotes removed). */
   private static RowData parse(RecordParser parser, String column, String value) {
-    if (parser.format() == InputFormat.JSONL) {
+    if (parser.format() == IngestFormat.JSONL) {
       return parser.parse(new InputRecord(1, "{\"" + column + "\": " + value + "}"));
     }
     List<String> fields = new java.util.ArrayList<>();
@@ -151,12 +151,12 @@ class RecordParserTest {
 
   /** How the reason shows a number: CSV text in quotes, JSON numbers as the exact decimal they are. */
   private static String quoted(RecordParser parser, String csv, String json) {
-    return parser.format() == InputFormat.JSONL ? json : "\"" + csv + "\"";
+    return parser.format() == IngestFormat.JSONL ? json : "\"" + csv + "\"";
   }
 
   @Test
   void reasonsNameColumnValueAndRule() {
-    assertThatThrownBy(() -> json("{\"i\": 1, \"t\": 200}")).isInstanceOf(InvalidValueException.class)
+    assertThatThrownBy(() -> json("{\"i\": 1, \"t\": 200}")).isInstanceOf(InvalidRecordException.class)
         .hasMessage("column 't' holds 200, which is out of the range of a TINYINT (-128 to 127)");
     assertThatThrownBy(() -> json("{\"t\": 1}")).hasMessage("column 'i' is null, which its type INT NOT NULL forbids");
     assertThatThrownBy(() -> json("{\"i\": 1, \"d\": 1.234}"))

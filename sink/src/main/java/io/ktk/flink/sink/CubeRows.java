@@ -1,5 +1,7 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.state.rowformat.RowBuffer;
 import io.ktk.flink.state.rowformat.RowConverter;

@@ -1,9 +1,12 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.sink.writer.CubeContract;
 import io.ktk.flink.sink.writer.RecordValidator;
 import io.ktk.flink.sink.writer.RowKeyIds;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.ObjectStore;
@@ -58,7 +61,7 @@ final class CubeValidationFunction extends KeyedProcessFunction<Integer, RowData
         committed.add(new LogReader(store, dataset.dataset()).latestOrPublished());
       }
       indexColumns = CubeContract.check(config.spec(), config.datasetIds(), config.datasets(), store, committed);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       throw new SuppressRestartsException(e);
     }
     int n = config.datasets().size();
@@ -81,11 +84,11 @@ final class CubeValidationFunction extends KeyedProcessFunction<Integer, RowData
     try {
       validators[d].check(row);
       checkCell(d, row);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       rejected.inc();
       String text = validators[d].render(row);
       if (config.datasets().get(d).validationPolicy() == ValidationPolicy.FAIL) {
-        throw new SuppressRestartsException(new ValidationException(e.getMessage() + " (record " + text + ")", e));
+        throw new SuppressRestartsException(new KtkValidationException(e.getMessage() + " (record " + text + ")", e));
       }
       context.output(RecordValidationFunction.REJECTED, new RejectedRecord(text, e.getMessage()));
       return;
@@ -108,7 +111,7 @@ final class CubeValidationFunction extends KeyedProcessFunction<Integer, RowData
         values.append(column).append('=').append(
             RowData.createFieldGetter(rowType.getTypeAt(position), position).getFieldOrNull(row));
       }
-      throw new ValidationException("Cannot write to dataset '" + dataset.dataset() + "' of cube '" + config.cube()
+      throw new KtkValidationException("Cannot write to dataset '" + dataset.dataset() + "' of cube '" + config.cube()
           + "': duplicate cell (" + values + ") in one commit (rule: the cell columns " + columns
           + " identify a row within a dataset)");
     }
@@ -118,7 +121,7 @@ final class CubeValidationFunction extends KeyedProcessFunction<Integer, RowData
     }
     long budget = config.datasets().get(0).memoryBudgetBytes();
     if (retained > budget) {
-      throw new SuppressRestartsException(new ValidationException("Cannot write cube '" + config.cube()
+      throw new SuppressRestartsException(new KtkValidationException("Cannot write cube '" + config.cube()
           + "': the cells of one checkpoint in this subtask need " + retained + " bytes, more than the memory budget"
           + " of " + budget + " bytes that bounds them; raise memory-budget or checkpoint more often"));
     }

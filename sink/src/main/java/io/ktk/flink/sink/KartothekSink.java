@@ -2,10 +2,11 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.committable.FileBatchSerializer;
 import io.ktk.flink.sink.committer.FileBatchAggregator;
-import io.ktk.flink.sink.committer.FileBatchSerializer;
 import io.ktk.flink.sink.committer.KartothekCommitter;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
 import io.ktk.flink.sink.writer.WriterStateSerializer;
@@ -97,14 +98,17 @@ public final class KartothekSink
   private final KartothekSinkConfig config;
   /** Whether the validation step of {@link #addTo} checks every record in front of the writers. */
   private final boolean recordsChecked;
+  /** Whether {@link #addTo} gives the sink a uid, so that its aggregator gets one derived from it. */
+  private final boolean hasUid;
 
   KartothekSink(KartothekSinkConfig config) {
-    this(config, false);
+    this(config, false, false);
   }
 
-  private KartothekSink(KartothekSinkConfig config, boolean recordsChecked) {
+  private KartothekSink(KartothekSinkConfig config, boolean recordsChecked, boolean hasUid) {
     this.config = requireNonNull(config, "config is null");
     this.recordsChecked = recordsChecked;
+    this.hasUid = hasUid;
   }
 
   /** A builder of a sink for records of {@code rowType}. */
@@ -134,7 +138,7 @@ public final class KartothekSink
         .process(new RecordValidationFunction(config), records.getType())
         .name("Kartothek validation: " + config.dataset());
     // The validation step checked every record, so this sink's writers only route them.
-    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, true)).name("Kartothek: " + config.dataset());
+    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, true, uid != null)).name("Kartothek: " + config.dataset());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);
@@ -177,7 +181,7 @@ public final class KartothekSink
   @Override
   public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
       DataStream<CommittableMessage<FileBatch>> committables) {
-    return FileBatchAggregator.behind(committables, config.dataset());
+    return FileBatchAggregator.behind(committables, config.dataset(), hasUid);
   }
 
   @Override

@@ -2,10 +2,18 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.Compression;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.writer.DatasetContract;
+import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.config.OptionKeys;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -42,6 +50,11 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
     return this;
   }
 
+  @Override
+  List<ConfigOption<?>> acceptedOptions() {
+    return KartothekSinkOptions.all();
+  }
+
   /** The uuid of the dataset; it is created by the first commit if it does not exist. */
   public KartothekSinkBuilder dataset(String uuid) {
     this.dataset = requireNonNull(uuid, "uuid is null");
@@ -76,26 +89,31 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
   public KartothekSinkBuilder options(Map<String, String> options) {
     Configuration config = applySharedOptions(options);
     config.getOptional(KartothekSinkOptions.DATASET).ifPresent(this::dataset);
-    config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).ifPresent(this::partitionBy);
-    config.getOptional(KartothekSinkOptions.INDEX_COLUMNS).ifPresent(this::indexBy);
+    config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).map(OptionKeys::names).ifPresent(this::partitionBy);
+    config.getOptional(KartothekSinkOptions.INDEX_COLUMNS).map(OptionKeys::names).ifPresent(this::indexBy);
     return this;
   }
 
   /**
-   * Builds the sink, checking the configuration against the row type.
+   * Builds the sink, checking the configuration against the row type and, where the store can be
+   * read from here, against the committed dataset (partition columns, schema, index columns; see
+   * {@link DatasetContract}). The writers check the dataset again when the job starts.
    *
-   * @throws ValidationException naming what is missing or wrong
+   * @throws KtkValidationException naming what is missing or wrong
    */
   public KartothekSink build() {
     if (dataset == null) {
-      throw new ValidationException("Cannot build the Kartothek sink: no dataset given; call dataset(uuid)");
+      throw new KtkValidationException("Cannot build the Kartothek sink: no dataset given; call dataset(uuid)");
     }
     if (store == null) {
-      throw new ValidationException("Cannot build the sink of dataset '" + dataset + "': no store given; call "
+      throw new KtkValidationException("Cannot build the sink of dataset '" + dataset + "': no store given; call "
           + "store(url)");
     }
-    return new KartothekSink(new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
+    KartothekSinkConfig config = new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
         compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, List.of(),
-        verifyFilesOlderThan, publishMinInterval, writerIdPrefix));
+        verifyFilesOlderThan, publishMinInterval, writerIdPrefix);
+    StoreChecks.whereReadable(config.store(), "dataset '" + dataset + "'",
+        store -> DatasetContract.check(config, new LogReader(store, dataset).latestOrPublished()));
+    return new KartothekSink(config);
   }
 }

@@ -1,8 +1,10 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.sink.writer.DatasetContract;
 import io.ktk.flink.sink.writer.RecordValidator;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.ObjectStore;
 import java.util.List;
@@ -40,7 +42,7 @@ final class RecordValidationFunction extends ProcessFunction<RowData, RowData> {
     List<String> indexColumns;
     try (ObjectStore store = config.store().open()) {
       indexColumns = DatasetContract.check(config, new LogReader(store, config.dataset()).latestOrPublished());
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       throw new SuppressRestartsException(e);
     }
     validator = new RecordValidator(config, indexColumns);
@@ -51,11 +53,11 @@ final class RecordValidationFunction extends ProcessFunction<RowData, RowData> {
   public void processElement(RowData row, Context context, Collector<RowData> out) {
     try {
       validator.check(row);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       rejected.inc();
       if (config.validationPolicy() == ValidationPolicy.FAIL) {
         throw new SuppressRestartsException(
-            new ValidationException(e.getMessage() + " (record " + validator.render(row) + ")", e));
+            new KtkValidationException(e.getMessage() + " (record " + validator.render(row) + ")", e));
       }
       context.output(REJECTED, new RejectedRecord(validator.render(row), e.getMessage()));
       return;

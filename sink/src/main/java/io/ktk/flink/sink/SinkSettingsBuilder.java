@@ -2,10 +2,22 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.sink.config.Compression;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.config.WriteMode;
+import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.config.OptionKeys;
+import io.ktk.flink.state.store.ObjectStores;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 
@@ -32,6 +44,9 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
 
   /** This builder as its concrete type. */
   abstract B self();
+
+  /** The options {@link #applySharedOptions} accepts besides store options: the concrete builder's. */
+  abstract List<ConfigOption<?>> acceptedOptions();
 
   /** The store root, {@code file:///absolute/dir} or {@code s3://bucket/prefix}, with default options. */
   public B store(String url) {
@@ -114,6 +129,8 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
    * write and commit settings. Options not given keep their current value.
    *
    * @return the options parsed, for the concrete builder's own keys
+   * @throws io.ktk.flink.state.config.UnknownOptionException for a key no option of the builder has,
+   *     naming the closest one
    */
   Configuration applySharedOptions(Map<String, String> options) {
     Configuration config = Configuration.fromMap(options);
@@ -123,7 +140,17 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
         storeOptions.put(key.substring(KartothekSinkOptions.STORE_OPTION_PREFIX.length()), value);
       }
     });
-    config.getOptional(KartothekSinkOptions.STORE).ifPresent(url -> store(url, storeOptions));
+    String url = options.get(KartothekSinkOptions.STORE.key());
+    Set<String> accepted = new TreeSet<>();
+    acceptedOptions().forEach(option -> accepted.add(option.key()));
+    if (url != null) {
+      ObjectStores.optionKeys(url).forEach(key -> accepted.add(KartothekSinkOptions.STORE_OPTION_PREFIX + key));
+    } else if (!storeOptions.isEmpty()) {
+      throw new KtkValidationException("Cannot configure the Kartothek sink: store options " + new TreeSet<>(
+          storeOptions.keySet()) + " are given without the option '" + KartothekSinkOptions.STORE.key() + "'");
+    }
+    OptionKeys.check("configure the Kartothek sink", options.keySet(), accepted);
+    config.getOptional(KartothekSinkOptions.STORE).ifPresent(u -> store(u, storeOptions));
     config.getOptional(KartothekSinkOptions.COMPRESSION).ifPresent(this::compression);
     config.getOptional(KartothekSinkOptions.ROW_GROUP_SIZE).ifPresent(this::rowGroupSize);
     config.getOptional(KartothekSinkOptions.MEMORY_BUDGET).ifPresent(this::memoryBudget);

@@ -3,7 +3,8 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.types.IncompatibleSchemaException;
 import java.nio.file.Path;
@@ -79,6 +80,8 @@ class BadInputTest {
         DataTypes.FIELD("v", DataTypes.DOUBLE()),
         DataTypes.FIELD("s", DataTypes.STRING()),
         DataTypes.FIELD("ts", DataTypes.TIMESTAMP(6))).getLogicalType();
+    // Built before the dataset exists, so the clash can only show when the job starts.
+    KartothekSink builtBefore = sink(ValidationPolicy.FAIL);
     StreamExecutionEnvironment first = Jobs.batch(1);
     GeneratorFunction<Long, RowData> generator = id -> GenericRowData.of(id, StringData.fromString("a"),
         StringData.fromString("c" + id), 1.0, null, TimestampData.fromEpochMillis(id));
@@ -95,7 +98,7 @@ class BadInputTest {
         "restart-strategy.type", "fixed-delay",
         "restart-strategy.fixed-delay.attempts", "1000",
         "restart-strategy.fixed-delay.delay", "10s"));
-    sink(ValidationPolicy.FAIL).addTo(second.fromSource(
+    builtBefore.addTo(second.fromSource(
         new DataGeneratorSource<>(TestRows.generator(), 100, TestRows.TYPE_INFO), WatermarkStrategy.noWatermarks(),
         "rows"));
     assertThatThrownBy(() -> second.execute("declares c as BIGINT"))
@@ -167,7 +170,7 @@ class BadInputTest {
         new DataGeneratorSource<>(BadInputTest::rowWithFaults, 100, TestRows.TYPE_INFO),
         WatermarkStrategy.noWatermarks(), "rows"));
     assertThatThrownBy(() -> env.execute("fails"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()
@@ -182,7 +185,7 @@ class BadInputTest {
             WatermarkStrategy.noWatermarks(), "rows")
         .sinkTo(sink(ValidationPolicy.FAIL));
     assertThatThrownBy(() -> env.execute("fails"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()

@@ -2,6 +2,7 @@ package io.ktk.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.Map;

@@ -3,7 +3,9 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.state.KtkValidationException;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;
@@ -43,34 +45,34 @@ class CubeSinkBuilderTest {
   @Test
   void brokenCubeRulesFailTheBuildNamingDatasetColumnsAndRule() {
     assertThatThrownBy(() -> cube().seed("seed", row("day", "store", "qty")).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessage("Cannot build the sink of cube 'sales': seed dataset seed lacks dimension columns [product] "
             + "(rule: the seed has every dimension column)");
     assertThatThrownBy(() -> cube().seed("seed", CubeTestRows.SEED).enrichment("w", row("store", "ftemp")).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("dataset w lacks partition columns [day] (rule: every dataset has all partition columns)");
     assertThatThrownBy(() -> cube().seed("seed", CubeTestRows.SEED).enrichment("w", row("day", "ftemp")).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("dataset w has none of the dimension columns [store, product]");
     assertThatThrownBy(() -> cube().seed("seed", CubeTestRows.SEED).enrichment("w", row("day", "store", "qty"))
         .build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("datasets seed and w both have payload column 'qty' (rule: a payload column belongs "
             + "to one dataset)");
     assertThatThrownBy(() -> cube().seed("seed", CubeTestRows.SEED).enrichment("w", row("day", "fstore")).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("none of the dimension columns");
     assertThatThrownBy(() -> cube().seed("a", CubeTestRows.SEED).seed("b", CubeTestRows.SEED))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("two seeds, a and b (rule: exactly one seed)");
     assertThatThrownBy(() -> cube().enrichment("_ktk_cube", CubeTestRows.WEATHER))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("dataset id _ktk_cube is reserved");
     assertThatThrownBy(() -> cube().dimensionColumns("day").seed("seed", CubeTestRows.SEED).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("partition columns cannot share columns with dimension columns");
     assertThatThrownBy(() -> KartothekCubeSink.forCube("sa/les").store(STORE).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("'sa/les'");
   }
 
@@ -79,7 +81,7 @@ class CubeSinkBuilderTest {
     RowType weather = (RowType) DataTypes.ROW(DataTypes.FIELD("day", DataTypes.STRING()),
         DataTypes.FIELD("store", DataTypes.INT()), DataTypes.FIELD("temp", DataTypes.DOUBLE())).getLogicalType();
     assertThatThrownBy(() -> cube().seed("seed", CubeTestRows.SEED).enrichment("weather", weather).build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("cell column 'store' is Int(64, true) in dataset seed but Int(32, true) in dataset "
             + "weather");
   }

@@ -2,6 +2,7 @@ package io.ktk.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;

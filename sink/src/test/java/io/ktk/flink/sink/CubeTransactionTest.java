@@ -3,16 +3,19 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.sink.committer.RecordingCommitRequest;
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
 import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.committer.MissingPartFilesException;
+import io.ktk.flink.sink.committer.RecordingCommitRequest;
+import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.io.IOException;
@@ -142,7 +145,7 @@ class CubeTransactionTest {
           // The enrichment carries an index on its dimension column 'store', as the seed does.
           batch = new FileBatch(batch.dataset(), batch.writerId(), batch.checkpointId(), batch.schema(),
               batch.partitionColumns(), List.of("store"), batch.files(),
-              Map.of("store", Map.of(100 + checkpoint, List.of(batch.files().get(0).label()))), batch.writtenAtMillis());
+              Map.of("store", Map.of(IndexValue.of(100 + checkpoint), List.of(batch.files().get(0).label()))), batch.writtenAtMillis());
         }
         requests.add(new RecordingCommitRequest(batch));
       }
@@ -184,9 +187,9 @@ class CubeTransactionTest {
       Schema physical = new Schema(declared.getFields().subList(1, declared.getFields().size()));
       DataFile file = new DataFile(String.format("day=d1/%032d", checkpoint), 1, 100, physical);
       store.put(file.key(dataset.dataset()), new byte[] {1}); // the committer checks that it exists
-      Map<String, Map<Object, List<String>>> index = new TreeMap<>();
+      Map<String, Map<IndexValue, List<String>>> index = new TreeMap<>();
       for (String column : dataset.indexColumns()) {
-        index.put(column, Map.of(checkpoint, List.of(file.label())));
+        index.put(column, Map.of(IndexValue.of(checkpoint), List.of(file.label())));
       }
       requests.add(new RecordingCommitRequest(new FileBatch(dataset.dataset(), WRITER, checkpoint, declared,
           dataset.partitionColumns(), dataset.indexColumns(), List.of(file), index, writtenAtMillis)));

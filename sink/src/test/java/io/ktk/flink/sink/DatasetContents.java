@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -95,10 +96,10 @@ final class DatasetContents {
 
   /** Asserts that the index of {@code c} lists exactly the files holding each value. */
   void assertIndexOfC() {
-    Map<Object, List<String>> index = snapshot.index("c");
-    Map<Long, Set<String>> expected = new java.util.HashMap<>();
+    Map<IndexValue, List<String>> index = snapshot.index("c");
+    Map<IndexValue, Set<String>> expected = new java.util.HashMap<>();
     for (Row row : rows) {
-      expected.computeIfAbsent(row.c(), c -> new HashSet<>()).add(row.label());
+      expected.computeIfAbsent(IndexValue.of(row.c()), c -> new HashSet<>()).add(row.label());
     }
     assertThat(index.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
     expected.forEach((value, labels) ->

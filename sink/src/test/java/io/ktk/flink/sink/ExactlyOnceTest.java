@@ -2,6 +2,7 @@ package io.ktk.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import io.ktk.flink.state.testing.S3Proxy;
@@ -27,9 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * commit did not happen; after a claim: the commit happened but Flink did not learn of it). Every
  * record must be in the dataset exactly once, read with this project's reader and with pyarrow.
  *
- * <p>{@code -Dktk.exactly-once.records=N} changes the record count (1,000,000 by default, as issue 4
- * asks); {@code -Dktk.seed=...}
- * repeats a run's failure points (each run prints its seed on failure).
+ * <p>{@code -Dktk.exactly-once.records=N} changes the record count (1,000,000 by default);
+ * {@code -Dktk.seed=...} repeats a run's failure points (each run prints its seed on failure).
  */
 class ExactlyOnceTest {
   static final int RECORDS = Integer.getInteger("ktk.exactly-once.records", 1_000_000);

@@ -1,5 +1,6 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.ForwardingObjectStore;
 import java.io.IOException;

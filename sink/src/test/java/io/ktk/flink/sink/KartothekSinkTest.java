@@ -3,7 +3,8 @@ package io.ktk.flink.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.WriteMode;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -153,7 +154,7 @@ class KartothekSinkTest {
     }
     assertThatThrownBy(() -> KartothekSink.forRowData(TestRows.ROW_TYPE).store(dir.toUri().toString())
         .dataset("events").writerIdPrefix("a/b").build())
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("the writer id prefix may hold up to 64 of the characters A-Z a-z 0-9 . _ -, not 'a/b'");
   }
 

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -61,16 +62,20 @@ import org.apache.flink.types.Row;
  * the plan's order (partitions by typed values, files by label), so with parallelism 1 the rows
  * arrive as {@code ktk read} prints them; with more readers splits interleave.
  */
+@PublicEvolving
 public final class KartothekDatasetSource
     implements Source<Row, DatasetSplit, DatasetEnumeratorState>, ResultTypeQueryable<Row> {
   private static final long serialVersionUID = 1L;
 
   private final DatasetSourceSettings settings;
   private final RowTypeInfo type;
+  /** At most this many rows are needed (-1: all); see {@link Builder#limit}. */
+  private final long limit;
 
-  private KartothekDatasetSource(DatasetSourceSettings settings, RowTypeInfo type) {
+  private KartothekDatasetSource(DatasetSourceSettings settings, RowTypeInfo type, long limit) {
     this.settings = settings;
     this.type = type;
+    this.limit = limit;
   }
 
   /** A source of dataset {@code uuid} in the store at {@code storeUrl} ({@code file:///dir}, {@code s3://bucket/prefix}). */
@@ -126,8 +131,17 @@ public final class KartothekDatasetSource
       DatasetScanPlan plan = DatasetScanPlan.of(pinned(store, settings.dataset(), settings.version()),
           settings.query());
       List<DatasetSplit> splits = new ArrayList<>();
+      // Conditions on partition columns drop whole partitions, so the logged row counts of the files
+      // left are exact; any other condition may drop rows inside a file, and then every file is read.
+      boolean countsExact = settings.query().conditions().stream()
+          .allMatch(condition -> settings.partitionKeys().contains(condition.column()));
+      long planned = 0;
       for (Partition partition : plan.partitions()) {
         for (DataFile file : partition.files()) {
+          if (limit >= 0 && countsExact && planned >= limit) {
+            return splits;
+          }
+          planned += file.rows();
           splits.add(new DatasetSplit(String.format("file-%06d", splits.size()), settings.version(),
               partition.values(), file.key(settings.dataset()), file.label(), file.rows(), file.bytes(), 0));
         }
@@ -157,6 +171,7 @@ public final class KartothekDatasetSource
     private Map<String, String> storeOptions = Map.of();
     private DatasetQuery query = DatasetQuery.all();
     private Long version;
+    private long limit = -1;
 
     private Builder(String storeUrl, String uuid) {
       this.storeUrl = requireNonNull(storeUrl, "storeUrl is null");
@@ -171,6 +186,20 @@ public final class KartothekDatasetSource
 
     public Builder query(DatasetQuery query) {
       this.query = requireNonNull(query, "query is null");
+      return this;
+    }
+
+    /**
+     * At most {@code rows} rows are needed (a pushed-down {@code LIMIT}; -1, the default, for all):
+     * when every condition is on partition columns, only the first files (in output order) that
+     * hold that many rows by the log's counts are read. The source may still emit more rows.
+     */
+    public Builder limit(long rows) {
+      if (rows < -1) {
+        throw new IllegalArgumentException("Cannot limit the source of dataset '" + uuid + "' to " + rows
+            + " rows: give a count >= 0, or -1 for all");
+      }
+      this.limit = rows;
       return this;
     }
 
@@ -193,7 +222,7 @@ public final class KartothekDatasetSource
         DatasetSourceSettings settings = new DatasetSourceSettings(storeUrl, storeOptions, uuid, snapshot.version(),
             snapshot.schema().toJson(), snapshot.partitionKeys().stream().map(Field::getName).toList(), query);
         RowTypeInfo type = RowTypes.of(settings.resolve().output());
-        return new KartothekDatasetSource(settings, type);
+        return new KartothekDatasetSource(settings, type, limit);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read dataset '" + uuid + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

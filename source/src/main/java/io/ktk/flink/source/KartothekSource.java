@@ -8,8 +8,8 @@ import io.ktk.flink.source.enumerator.CubeSplitEnumerator;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.reader.CubeSourceReader;
-import io.ktk.flink.source.reader.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplitSerializer;
 import io.ktk.flink.source.split.CubeSplits;
@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -36,7 +37,7 @@ import org.apache.flink.types.Row;
 
 /**
  * A Flink source (FLIP-27) of a Kartothek cube query: the rows that {@link
- * io.ktk.flink.source.reader.CubeReader} returns in-process, as {@link Row}s; bounded by default,
+ * io.ktk.flink.source.engine.CubeReader} returns in-process, as {@link Row}s; bounded by default,
  * or continuous.
  *
  * <pre>{@code
@@ -65,6 +66,7 @@ import org.apache.flink.types.Row;
  * rows of the seed files that later commits added, joined with the other datasets' versions of the
  * moment it found them (append-only; see {@code docs/cube-query.md}).
  */
+@PublicEvolving
 public final class KartothekSource
     implements Source<Row, CubeSplit, CubeEnumeratorState>, ResultTypeQueryable<Row> {
   private static final long serialVersionUID = 1L;

@@ -2,7 +2,7 @@ package io.ktk.flink.state;
 
 /**
  * Root of the exceptions this project throws on purpose. Each subclass names a category that
- * tells the caller what to do about it: fix the input ({@link ValidationException}), repair or
+ * tells the caller what to do about it: fix the input ({@link KtkValidationException}), repair or
  * inspect the stored data ({@link CorruptDatasetException}), retry ({@code CommitConflictException})
  * or investigate before doing anything ({@code CommitStateUnknownException}).
  *

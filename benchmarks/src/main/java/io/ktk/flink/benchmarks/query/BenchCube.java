@@ -2,8 +2,8 @@ package io.ktk.flink.benchmarks.query;
 
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -78,7 +78,7 @@ final class BenchCube {
           written.add(file.get());
         }
         CommitLog log = CommitLog.open(store, SPEC.datasetUuid(dataset.id), CommitLogOptions.DEFAULTS);
-        log.commit(CommitRequest.append(List.of("p"), new Schema(List.of(P, X, dataset.payload)), written)
+        log.commit(DatasetChange.append(List.of("p"), new Schema(List.of(P, X, dataset.payload)), written)
             .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(SPEC, dataset.id))));
         new PlateauPublisher().publish(log);
       }

@@ -2,17 +2,17 @@ package io.ktk.flink.benchmarks.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ktk.flink.benchmarks.TextTable;
+import io.ktk.flink.benchmarks.FigureTable;
+import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.engine.ResultBatch;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
-import io.ktk.flink.source.reader.ResultBatch;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -91,7 +91,7 @@ public final class QueryBenchmark {
 
     double fastestPeer = Math.min(pandas.median, duckdb.median);
     int cores = peers.get("cores").asInt();
-    TextTable table = new TextTable("variant", "threads", "rows", "first run s", "warm median s", "warm min s",
+    FigureTable table = new FigureTable("variant", "threads", "rows", "first run s", "warm median s", "warm min s",
         "vs faster peer");
     table.row("CubeReader (in-process, this JVM)", threads, count(ours.rows), secs(ours.cold), secs(ours.median),
         secs(ours.min), ratio(ours.median / fastestPeer));
@@ -177,7 +177,7 @@ public final class QueryBenchmark {
       rows += n;
       long[] x = ((LongVector) batch.column(1)).values();
       double[] a = ((DoubleVector) batch.column(3)).values();
-      ColumnVector b = batch.column(4);
+      TypedVector b = batch.column(4);
       for (int row = 0; row < n; row++) {
         sumX += x[row];
         sumA += a[row];

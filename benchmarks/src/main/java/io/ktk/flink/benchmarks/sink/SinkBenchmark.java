@@ -1,6 +1,6 @@
 package io.ktk.flink.benchmarks.sink;
 
-import io.ktk.flink.benchmarks.TextTable;
+import io.ktk.flink.benchmarks.FigureTable;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -61,7 +61,7 @@ public final class SinkBenchmark {
     Map<String, String> fileSink = results.get(SinkVariant.FILE_SINK);
     double baseline = fileSink == null ? Double.NaN : rowsPerSecond(fileSink);
     double baselineCpu = fileSink == null ? Double.NaN : rowsPerCpuSecond(fileSink);
-    TextTable table = new TextTable("variant", "rows", "job s", "rows/s", "vs FileSink", "CPU s", "rows/CPU s",
+    FigureTable table = new FigureTable("variant", "rows", "job s", "rows/s", "vs FileSink", "CPU s", "rows/CPU s",
         "vs FileSink", "peak RSS MB", "data files", "MB written", "rows committed");
     for (SinkVariant variant : variants) {
       Map<String, String> r = results.get(variant);

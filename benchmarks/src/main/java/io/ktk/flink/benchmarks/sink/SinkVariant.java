@@ -1,7 +1,7 @@
 package io.ktk.flink.benchmarks.sink;
 
-import io.ktk.flink.sink.Compression;
 import io.ktk.flink.sink.KartothekSink;
+import io.ktk.flink.sink.config.Compression;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.parquet.ParquetRowsReader;

@@ -21,7 +21,7 @@ final class TextFileReader implements SourceReader<InputRecord, TextFileSplit> {
   private final Deque<TextFileSplit> splits = new ArrayDeque<>();
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private TextFileSplit current;
-  private RecordReader reader;
+  private TextRecordReader reader;
   private boolean requested;
   private boolean noMoreSplits;
 
@@ -50,7 +50,7 @@ final class TextFileReader implements SourceReader<InputRecord, TextFileSplit> {
           request();
           return InputStatus.NOTHING_AVAILABLE;
         }
-        reader = new RecordReader(Path.of(current.path()), current.offset(), current.line(), quotedLineBreaks);
+        reader = new TextRecordReader(Path.of(current.path()), current.offset(), current.line(), quotedLineBreaks);
       }
       InputRecord record = reader.next();
       if (record != null) {

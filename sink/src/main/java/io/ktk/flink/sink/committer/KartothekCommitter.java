@@ -1,17 +1,19 @@
 package io.ktk.flink.sink.committer;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.ObjectStoreFactory;
-import io.ktk.flink.sink.WriteMode;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
+import io.ktk.flink.sink.config.WriteMode;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.CommitResult;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.CubeVersions;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PublishedViewCheck;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
@@ -154,7 +156,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       for (CommitRequest<FileBatch> request : ordered) {
         FileBatch batch = request.getCommittable();
         CommitLog commitLog = log(batch.dataset());
-        CommitResult result = commitLog.commit(toCommitRequest(batch, commitLog));
+        CommitResult result = commitLog.commit(toDatasetChange(batch, commitLog));
         long version = result.version();
         if (result.alreadyCommitted()) {
           LOG.info("Dataset '{}': {} was committed before; acknowledged", batch.dataset(), batch);
@@ -185,7 +187,7 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
-    } catch (ValidationException | CorruptDatasetException | MissingPartFilesException e) {
+    } catch (KtkValidationException | CorruptDatasetException | MissingPartFilesException e) {
       throw new SuppressRestartsException(e);
     } catch (IOException | KtkException e) {
       LOG.warn("Cannot commit checkpoint {} ({}; attempt {}); retrying", first.checkpointId(),
@@ -210,13 +212,13 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     return publisher == null || publisher.awaitIdle(timeoutMillis);
   }
 
-  /** The change a batch makes (the name {@code CommitRequest} is Flink's here). */
-  private io.ktk.flink.state.commit.CommitRequest toCommitRequest(FileBatch batch, CommitLog log) {
+  /** The change a batch makes to its dataset. */
+  private DatasetChange toDatasetChange(FileBatch batch, CommitLog log) {
     KartothekSinkConfig config = config(batch);
     var change = config.writeMode() == WriteMode.REPLACE_PARTITIONS
-        ? io.ktk.flink.state.commit.CommitRequest.replacePartitions(batch.partitionColumns(), batch.schema(),
+        ? DatasetChange.replacePartitions(batch.partitionColumns(), batch.schema(),
             batch.files(), batch.partitions())
-        : io.ktk.flink.state.commit.CommitRequest.append(batch.partitionColumns(), batch.schema(), batch.files());
+        : DatasetChange.append(batch.partitionColumns(), batch.schema(), batch.files());
     change = change
         .withIndex(batch.indexColumns(), batch.index())
         .withWriter(batch.writerId(), batch.checkpointId());

@@ -2,6 +2,7 @@ package io.ktk.flink.sink.committer;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.sink.committable.FileBatch;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.ktk.flink.sink.committer;
 
-import io.ktk.flink.sink.ObjectStoreFactory;
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.PublishedViewCheck;

@@ -180,11 +180,6 @@ abstract class ColumnBuffer {
     return word < nulls.length && (nulls[word] & (1L << row)) != 0;
   }
 
-  /** Whether any row holds a value; a column without values is written with Arrow type null. */
-  final boolean hasValues() {
-    return count > 0;
-  }
-
   final boolean hasNulls() {
     return count < rows;
   }

@@ -1,7 +1,7 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a cube sink and the cube in the store must agree on, checked when the job starts so that a
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * writes is in another dataset of the cube; and each written dataset passes {@link
  * DatasetContract} (partition keys, schema, the seed's dimension indices).
  */
+@Internal
 public final class CubeContract {
   private CubeContract() {}
 
@@ -36,7 +38,7 @@ public final class CubeContract {
    *
    * @param ids the ids of the datasets the job writes, in the order of {@code configs}
    * @param committed their committed states (version -1 when new), in the same order
-   * @throws ValidationException naming the cube, the dataset and the rule
+   * @throws KtkValidationException naming the cube, the dataset and the rule
    */
   public static List<List<String>> check(CubeSpec cube, List<String> ids, List<KartothekSinkConfig> configs,
       ObjectStore store, List<DatasetState> committed) throws IOException {
@@ -100,7 +102,7 @@ public final class CubeContract {
     }
   }
 
-  private static ValidationException fail(CubeSpec cube, String reason) {
-    return new ValidationException("Cannot write cube '" + cube.name() + "': " + reason);
+  private static KtkValidationException fail(CubeSpec cube, String reason) {
+    return new KtkValidationException("Cannot write cube '" + cube.name() + "': " + reason);
   }
 }

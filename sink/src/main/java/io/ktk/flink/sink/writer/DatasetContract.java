@@ -1,12 +1,13 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.types.IncompatibleSchemaException;
 import io.ktk.flink.state.types.SchemaCompatibility;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a sink and the dataset it writes must agree on, checked when a writer starts so that a
@@ -15,6 +16,7 @@ import java.util.List;
  * and the index columns. The committer checks the schema again at every commit, since another
  * writer may have committed meanwhile.
  */
+@Internal
 public final class DatasetContract {
   private DatasetContract() {}
 
@@ -22,7 +24,7 @@ public final class DatasetContract {
    * Checks the sink against the committed state of its dataset and returns the index columns in
    * effect: the dataset's own ones, then those the sink adds when it creates the dataset.
    *
-   * @throws ValidationException when the sink cannot write to the dataset
+   * @throws KtkValidationException when the sink cannot write to the dataset
    */
   public static List<String> check(KartothekSinkConfig config, DatasetState committed) {
     if (!committed.exists()) {
@@ -30,7 +32,7 @@ public final class DatasetContract {
     }
     String dataset = config.dataset();
     if (!committed.partitionKeys().equals(config.partitionColumns())) {
-      throw new ValidationException("Cannot write to dataset '" + dataset + "': it is partitioned by "
+      throw new KtkValidationException("Cannot write to dataset '" + dataset + "': it is partitioned by "
           + committed.partitionKeys() + " but the sink is partitioned by " + config.partitionColumns());
     }
     try {
@@ -45,7 +47,7 @@ public final class DatasetContract {
     List<String> indexColumns = new ArrayList<>(committed.indexColumns());
     for (String column : config.indexColumns()) {
       if (!committed.indexColumns().contains(column)) {
-        throw new ValidationException("Cannot write to dataset '" + dataset + "': column '" + column
+        throw new KtkValidationException("Cannot write to dataset '" + dataset + "': column '" + column
             + "' is not indexed (indexed: " + committed.indexColumns() + "); build the index over the existing"
             + " files first");
       }

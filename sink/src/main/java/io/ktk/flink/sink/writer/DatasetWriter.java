@@ -1,8 +1,9 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.ObjectStore;
@@ -37,7 +38,7 @@ final class DatasetWriter {
   private final ObjectStore store;
   private final List<PartitionBuffer> buffers = new ArrayList<>();
   private final List<DataFile> pendingFiles = new ArrayList<>();
-  private final Map<String, Map<Object, Set<String>>> pendingIndex = new LinkedHashMap<>();
+  private final Map<String, Map<IndexValue, Set<String>>> pendingIndex = new LinkedHashMap<>();
   /** When the first of {@link #pendingFiles} began to be written (epoch millis). */
   private long pendingSinceMillis = FileBatch.UNKNOWN_WRITE_TIME;
 
@@ -84,7 +85,7 @@ final class DatasetWriter {
 
   /**
    * Checks the record (unless the validation step in front did) and appends it to its partition's
-   * buffer. @throws io.ktk.flink.state.ValidationException
+   * buffer. @throws io.ktk.flink.state.KtkValidationException
    */
   void append(RowData row) {
     int partition = recordsChecked ? validator.route(row) : validator.check(row);
@@ -133,9 +134,9 @@ final class DatasetWriter {
     DataFile file = fileWriter.write(buffer, label);
     pendingFiles.add(file);
     for (IndexValues index : buffer.indices()) {
-      Map<Object, Set<String>> values = pendingIndex.computeIfAbsent(index.column(), c -> new LinkedHashMap<>());
+      Map<IndexValue, Set<String>> values = pendingIndex.computeIfAbsent(index.column(), c -> new LinkedHashMap<>());
       for (Object value : index.values()) {
-        values.computeIfAbsent(FileBatch.mapKey(value), v -> new LinkedHashSet<>()).add(file.label());
+        values.computeIfAbsent(IndexValue.of(value), v -> new LinkedHashSet<>()).add(file.label());
       }
     }
     if (keepArrays) {
@@ -165,10 +166,10 @@ final class DatasetWriter {
     if (pendingFiles.isEmpty()) {
       return Optional.empty();
     }
-    Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
     pendingIndex.forEach((column, values) -> {
-      Map<Object, List<String>> labels = new LinkedHashMap<>();
-      values.forEach((value, valueLabels) -> labels.put(FileBatch.fromMapKey(value), List.copyOf(valueLabels)));
+      Map<IndexValue, List<String>> labels = new LinkedHashMap<>();
+      values.forEach((value, valueLabels) -> labels.put(value, List.copyOf(valueLabels)));
       index.put(column, labels);
     });
     FileBatch batch = new FileBatch(config.dataset(), writerId, -1, logicalSchema, config.partitionColumns(),

@@ -33,7 +33,7 @@ final class IndexValues {
     if (ids.idOf(row) < values.size()) {
       return 0;
     }
-    values.add(FlinkValues.typed(dataset, rowType, row, position, false));
+    values.add(RowFieldValues.typed(dataset, rowType, row, position, false));
     long now = ids.retainedBytes() + BYTES_PER_VALUE * values.size();
     long delta = now - reported;
     reported = now;

@@ -1,9 +1,9 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.ValidationPolicy;
-import io.ktk.flink.sink.committer.FileBatch;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * were not handed on are deleted on close where possible; what remains is unreferenced and
  * removed by garbage collection after its safety age.
  */
+@Internal
 public final class KartothekWriter
     implements StatefulSinkWriter<RowData, WriterState>, CommittingSinkWriter<RowData, FileBatch> {
   private static final Logger LOG = LoggerFactory.getLogger(KartothekWriter.class);
@@ -108,7 +110,12 @@ public final class KartothekWriter
     this.routing = routing;
     this.name = configs.size() == 1 ? "dataset '" + first.dataset() + "'"
         : "datasets " + configs.stream().map(KartothekSinkConfig::dataset).toList();
-    this.store = first.store().open();
+    try {
+      this.store = first.store().open();
+    } catch (KtkValidationException e) {
+      // a store URL or option that cannot work: a restart would fail the same way
+      throw new SuppressRestartsException(e);
+    }
     this.budget = new MemoryBudget(first.memoryBudgetBytes());
     List<List<String>> indexColumns;
     try {
@@ -121,7 +128,7 @@ public final class KartothekWriter
       }
       try {
         indexColumns = check.indexColumns(store, committed);
-      } catch (ValidationException e) {
+      } catch (KtkValidationException e) {
         throw new SuppressRestartsException(e);
       }
       this.writerId = writerId(name, checkpoints, restored, context.getRestoredCheckpointId(),
@@ -175,7 +182,7 @@ public final class KartothekWriter
     RowData row = routing.row(d, record);
     try {
       dataset.append(row);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       metrics.recordRejected();
       throw rejected(dataset, e, row);
     }
@@ -184,7 +191,7 @@ public final class KartothekWriter
     }
   }
 
-  private RuntimeException rejected(DatasetWriter dataset, ValidationException e, RowData row) {
+  private RuntimeException rejected(DatasetWriter dataset, KtkValidationException e, RowData row) {
     String record = dataset.validator().render(row);
     if (record.length() > MAX_RECORD_TEXT) {
       record = record.substring(0, MAX_RECORD_TEXT) + "...";
@@ -194,7 +201,7 @@ public final class KartothekWriter
             + " such records to the dead-letter stream"
         : "";
     String message = e.getMessage() + " (record " + record + ")" + hint;
-    return new SuppressRestartsException(new ValidationException(message, e));
+    return new SuppressRestartsException(new KtkValidationException(message, e));
   }
 
   /**

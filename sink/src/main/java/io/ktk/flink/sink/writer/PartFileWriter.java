@@ -1,19 +1,14 @@
 package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.state.commit.DataFile;
-import io.ktk.flink.state.metadata.ArrowSchemaMetadata;
-import io.ktk.flink.state.metadata.PandasMetadata;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.parquet.ParquetCodecs;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.parquet.StoreOutputFile;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.types.SchemaInference;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -31,18 +26,21 @@ import org.apache.parquet.schema.Type;
  * Writes a partition buffer as one Parquet file, {@code <uuid>/table/<label>.parquet}, straight
  * from its column arrays. Flat columns of numbers and strings become pages in bulk ({@link
  * ChunkEncoder}: levels from the null bits, plain or dictionary values, statistics); the others
- * (nested, boolean, decimal, all-null) go row by row to Parquet's column writers, each leaf
- * column's writer getting the next value or a null with its levels (no record assembly, no
- * boxing). Row groups are cut by the bytes the buffer's values take. The recipe of {@code
- * ParquetRowsWriter} without Hadoop: {@link ParquetFileWriter} over a {@link StoreOutputFile}, a
- * {@link ColumnChunkPageWriteStore} with our codecs, version 1 data pages, dictionary encoding
- * (except for columns whose values are mostly distinct, which Parquet would re-encode plainly
- * anyway), statistics and column indexes on.
+ * (nested, boolean, decimal) go row by row to Parquet's column writers, each leaf column's writer
+ * getting the next value or a null with its levels (no record assembly, no boxing). Row groups are
+ * cut by the bytes the buffer's values take. The recipe of {@code ParquetRowsWriter} without
+ * Hadoop: {@link ParquetFileWriter} over a {@link StoreOutputFile}, a {@link
+ * ColumnChunkPageWriteStore} with our codecs, version 1 data pages, dictionary encoding (except for
+ * columns whose values are mostly distinct, which Parquet would re-encode plainly anyway),
+ * statistics, column indexes and page CRCs on.
  *
- * <p>The file's schema is the buffer's physical schema: the declared data columns, each nullable,
- * except that a column without a single value has type {@code null} ({@link SchemaInference}).
- * The footer carries {@code ARROW:schema} (with the {@code pandas} entry in it) and {@code
- * pandas}, as files written by pyarrow from pandas do. The object appears whole when the writer
+ * <p>The file's schema is the declared data columns, each nullable, whatever the values: a column
+ * whose values in this file are all null keeps its declared type (physical type and logical
+ * annotation, every value null), so that plateau and pandas read it as the type the other files
+ * have ({@code float64}, {@code str}, {@code datetime64}) and not as the Arrow {@code null} type,
+ * which pandas turns into {@code object}. The footer carries {@code ARROW:schema} (with the {@code
+ * pandas} entry in it) and {@code pandas} ({@link DataFileFooter}), as files written by pyarrow
+ * from pandas do. The object appears whole when the writer
  * closes; after a failure nothing is left.
  */
 final class PartFileWriter {
@@ -54,7 +52,7 @@ final class PartFileWriter {
   private final ParquetWriteOptions options;
   private final ParquetProperties properties;
   private final ChunkEncoder chunkEncoder;
-  private final Map<Schema, Map<String, String>> footers = new HashMap<>();
+  private final Map<String, String> footer;
 
   PartFileWriter(ObjectStore store, String dataset, Schema declaredDataColumns, ParquetWriteOptions options) {
     this.store = store;
@@ -64,16 +62,12 @@ final class PartFileWriter {
     this.properties = options.properties();
     this.chunkEncoder = new ChunkEncoder(properties.getPageSizeThreshold(), properties.getPageRowCountLimit(),
         properties.getDictionaryPageSizeThreshold(), properties.getAllocator());
+    this.footer = footer(declaredDataColumns);
   }
 
   /** Writes the rows of {@code buffer} as the file of {@code label}. */
   DataFile write(PartitionBuffer buffer, PartitionLabel label) throws IOException {
-    boolean[] hasValue = new boolean[buffer.columnCount()];
-    for (int c = 0; c < hasValue.length; c++) {
-      hasValue[c] = buffer.column(c).hasValues();
-    }
-    Schema physical = SchemaInference.physicalSchema(declared, hasValue);
-    MessageType parquetSchema = ArrowParquetSchemas.toParquet(physical);
+    MessageType parquetSchema = ArrowParquetSchemas.toParquet(declared);
     String key = dataset + "/table/" + label + ".parquet";
     StoreOutputFile file = new StoreOutputFile(store, key);
     CompressionCodecFactory.BytesInputCompressor compressor =
@@ -81,8 +75,8 @@ final class PartFileWriter {
     try {
       ParquetFileWriter fileWriter = options.startFileWriter(file, parquetSchema, properties);
       writeRows(buffer, fileWriter, parquetSchema, compressor);
-      fileWriter.end(footer(physical));
-      return new DataFile(label.toString(), buffer.rows(), fileWriter.getPos(), physical);
+      fileWriter.end(footer);
+      return new DataFile(label.toString(), buffer.rows(), fileWriter.getPos(), declared);
     } catch (IOException | RuntimeException e) {
       file.abort();
       throw e;
@@ -96,8 +90,6 @@ final class PartFileWriter {
     int columnCount = buffer.columnCount();
     List<ColumnDescriptor> descriptors = schema.getColumns();
     ColumnBuffer[] columns = new ColumnBuffer[columnCount];
-    // A column without values is one leaf of type null, whatever it is declared as.
-    boolean[] empty = new boolean[columnCount];
     int[] firstLeaf = new int[columnCount];
     FlatValues[] flat = new FlatValues[columnCount];
     List<Type> rowByRow = new ArrayList<>();
@@ -105,10 +97,9 @@ final class PartFileWriter {
     for (int c = 0; c < columnCount; c++) {
       columns[c] = buffer.column(c);
       columns[c].startWriting();
-      empty[c] = !columns[c].hasValues();
       firstLeaf[c] = leaves;
-      leaves += empty[c] ? 1 : columns[c].leafCount();
-      flat[c] = empty[c] ? null : columns[c].flatValues();
+      leaves += columns[c].leafCount();
+      flat[c] = columns[c].flatValues();
       if (flat[c] == null) {
         rowByRow.add(schema.getType(c));
       }
@@ -117,8 +108,8 @@ final class PartFileWriter {
       throw new IllegalStateException("Cannot write " + leaves + " leaf columns for the schema " + schema);
     }
     boolean[] dictionary = dictionaryAllowed(columns, flat, firstLeaf, descriptors);
-    ParquetProperties fileProperties = withoutHopelessDictionaries(columns, empty, firstLeaf, descriptors);
-    // the columns Parquet's column writers write, value by value: nested, boolean, decimal, all-null
+    ParquetProperties fileProperties = withoutHopelessDictionaries(columns, firstLeaf, descriptors);
+    // the columns Parquet's column writers write, value by value: nested, boolean, decimal
     MessageType rowByRowSchema = rowByRow.isEmpty() ? null : new MessageType(schema.getName(), rowByRow);
     int rows = buffer.rows();
     int rowsPerGroup = rowsPerGroup(buffer);
@@ -134,8 +125,8 @@ final class PartFileWriter {
         }
       }
       if (rowByRowSchema != null) {
-        writeRowByRow(columns, empty, flat, firstLeaf, descriptors, fileProperties, rowByRowSchema, pageStore,
-            groupStart, groupEnd);
+        writeRowByRow(columns, flat, firstLeaf, descriptors, fileProperties, rowByRowSchema, pageStore, groupStart,
+            groupEnd);
       }
       fileWriter.startBlock(groupEnd - groupStart);
       pageStore.flushToFileWriter(fileWriter);
@@ -145,8 +136,8 @@ final class PartFileWriter {
   }
 
   /** Rows {@code from .. to} of the columns without flat values, through Parquet's column writers. */
-  private static void writeRowByRow(ColumnBuffer[] columns, boolean[] empty, FlatValues[] flat,
-      int[] firstLeaf, List<ColumnDescriptor> descriptors, ParquetProperties properties, MessageType schema,
+  private static void writeRowByRow(ColumnBuffer[] columns, FlatValues[] flat, int[] firstLeaf,
+      List<ColumnDescriptor> descriptors, ParquetProperties properties, MessageType schema,
       ColumnChunkPageWriteStore pageStore, int from, int to) {
     ColumnWriteStore columnStore = properties.newColumnWriteStore(schema, pageStore, pageStore);
     ColumnWriter[] writers = new ColumnWriter[descriptors.size()];
@@ -155,9 +146,7 @@ final class PartFileWriter {
     }
     for (int row = from; row < to; row++) {
       for (int c = 0; c < columns.length; c++) {
-        if (empty[c]) {
-          writers[firstLeaf[c]].writeNull(0, 0);
-        } else if (flat[c] == null) {
+        if (flat[c] == null) {
           columns[c].writeRow(writers, firstLeaf[c], row);
         }
       }
@@ -192,14 +181,14 @@ final class PartFileWriter {
    * mostly distinct ({@link ColumnBuffer#mostlyDistinct}): Parquet would fall back to plain
    * encoding for them after building the dictionary of the first page anyway.
    */
-  private ParquetProperties withoutHopelessDictionaries(ColumnBuffer[] columns, boolean[] empty, int[] firstLeaf,
+  private ParquetProperties withoutHopelessDictionaries(ColumnBuffer[] columns, int[] firstLeaf,
       List<ColumnDescriptor> descriptors) {
     if (!options.dictionaryEncoding()) {
       return properties;
     }
     ParquetProperties.Builder builder = null;
     for (int c = 0; c < columns.length; c++) {
-      if (!empty[c] && columns[c].leafCount() == 1 && columns[c].flatValues() == null && columns[c].mostlyDistinct()) {
+      if (columns[c].leafCount() == 1 && columns[c].flatValues() == null && columns[c].mostlyDistinct()) {
         if (builder == null) {
           builder = ParquetProperties.copy(properties);
         }
@@ -220,14 +209,7 @@ final class PartFileWriter {
         .build();
   }
 
-  private Map<String, String> footer(Schema physical) {
-    return footers.computeIfAbsent(physical, schema -> {
-      String pandas = PandasMetadata.of(schema);
-      Map<String, String> keyValues = new LinkedHashMap<>();
-      keyValues.put(ArrowSchemaMetadata.KEY,
-          ArrowSchemaMetadata.encode(new Schema(schema.getFields(), Map.of(PandasMetadata.KEY, pandas))));
-      keyValues.put(PandasMetadata.KEY, pandas);
-      return keyValues;
-    });
+  private static Map<String, String> footer(Schema physical) {
+    return java.util.Collections.unmodifiableMap(DataFileFooter.keyValues(physical));
   }
 }

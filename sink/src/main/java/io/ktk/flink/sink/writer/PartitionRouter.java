@@ -1,6 +1,6 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ final class PartitionRouter {
     }
   }
 
-  /** The id of the row's partition. @throws ValidationException when its values cannot be a label */
+  /** The id of the row's partition. @throws KtkValidationException when its values cannot be a label */
   int route(RowData row) {
     if (keys == null) {
       return 0;
@@ -53,7 +53,7 @@ final class PartitionRouter {
     }
     Partition partition = partitions.get(id);
     if (partition.invalidReason() != null) {
-      throw new ValidationException(partition.invalidReason());
+      throw new KtkValidationException(partition.invalidReason());
     }
     return id;
   }
@@ -77,11 +77,11 @@ final class PartitionRouter {
   private Partition newPartition(RowData row) {
     List<Object> values = new ArrayList<>(positions.length);
     for (int position : positions) {
-      values.add(FlinkValues.typed(dataset, rowType, row, position, true));
+      values.add(RowFieldValues.typed(dataset, rowType, row, position, true));
     }
     try {
       return new Partition(PartitionLabel.of(fields, values, "0"), null);
-    } catch (ValidationException e) {
+    } catch (KtkValidationException e) {
       return new Partition(null, e.getMessage() + " (dataset '" + dataset + "')");
     }
   }

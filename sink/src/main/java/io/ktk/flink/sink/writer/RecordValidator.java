@@ -1,11 +1,12 @@
 package io.ktk.flink.sink.writer;
 
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.KeyColumns;
 import io.ktk.flink.state.types.TimestampCoercion;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -14,7 +15,7 @@ import org.apache.flink.types.RowKind;
 
 /**
  * Decides whether a record may be written to the dataset, and to which partition. A record is
- * refused, with a {@link ValidationException} naming dataset, column, value and rule, when
+ * refused, with a {@link KtkValidationException} naming dataset, column, value and rule, when
  *
  * <ul>
  *   <li>it is not an insert ({@link RowKind#INSERT}): the datasets hold rows, not changes, and an
@@ -29,6 +30,7 @@ import org.apache.flink.types.RowKind;
  * leaves no trace; the dead-letter function checks with the same rules in front of the writer.
  * Not thread-safe.
  */
+@Internal
 public final class RecordValidator {
   private final String dataset;
   private final RowType rowType;
@@ -101,12 +103,12 @@ public final class RecordValidator {
   /**
    * Checks a record and returns the id of its partition.
    *
-   * @throws ValidationException when the record breaks a rule
+   * @throws KtkValidationException when the record breaks a rule
    */
   public int check(RowData row) {
     if (row.getRowKind() != RowKind.INSERT) {
       RowKind kind = row.getRowKind();
-      throw new ValidationException("Cannot write to dataset '" + dataset + "': the row is a " + kind.shortString()
+      throw new KtkValidationException("Cannot write to dataset '" + dataset + "': the row is a " + kind.shortString()
           + " (" + kind + ") row, and the sink writes inserts (+I) only; a changelog's updates and deletes would "
           + "be stored as new rows. Write an insert-only stream (e.g. filter on the row kind, or convert the "
           + "changelog to its final rows first)");
@@ -141,7 +143,7 @@ public final class RecordValidator {
 
   /** The record as text, for the dead-letter output and messages. */
   public String render(RowData row) {
-    return FlinkValues.render(rowType, row);
+    return RowFieldValues.render(rowType, row);
   }
 
   PartitionRouter router() {

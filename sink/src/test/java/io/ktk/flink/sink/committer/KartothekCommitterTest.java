@@ -3,11 +3,14 @@ package io.ktk.flink.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.committable.FileBatchSerializerTest;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
 import java.nio.file.Path;
@@ -74,6 +77,6 @@ class KartothekCommitterTest {
     store.put(renamed.key("events"), new byte[] {1}); // the committer checks that it exists
     return new FileBatch(template.dataset(), template.writerId(), checkpointId, template.schema(),
         template.partitionColumns(), template.indexColumns(), List.of(renamed),
-        Map.of("id", Map.of(7L, List.of(renamed.label()))), System.currentTimeMillis());
+        Map.of("id", Map.of(IndexValue.of(7L), List.of(renamed.label()))), System.currentTimeMillis());
   }
 }

@@ -1,15 +1,19 @@
 package io.ktk.flink.sink.committer;
 
+import io.ktk.flink.sink.committable.FileBatchSerializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.committable.FileBatchSerializerTest;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.GarbageCollector;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.CountingObjectStore;
 import java.io.IOException;
@@ -208,7 +212,7 @@ class LateCommitTest {
       parts.add(file);
     }
     return new FileBatch("events", template.writerId(), checkpointId, template.schema(), template.partitionColumns(),
-        template.indexColumns(), parts, Map.of("id", Map.of(7L, List.of(parts.get(0).label()))),
+        template.indexColumns(), parts, Map.of("id", Map.of(IndexValue.of(7L), List.of(parts.get(0).label()))),
         writtenAt.toEpochMilli());
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.sink.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.store.LocalObjectStore;

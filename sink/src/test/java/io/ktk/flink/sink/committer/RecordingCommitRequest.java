@@ -1,5 +1,6 @@
 package io.ktk.flink.sink.committer;
 
+import io.ktk.flink.sink.committable.FileBatch;
 import org.apache.flink.api.connector.sink2.Committer;
 
 /**

@@ -3,8 +3,9 @@ package io.ktk.flink.sink.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.config.UnknownOptionException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
@@ -79,7 +80,7 @@ class KartothekTableSinkTest {
     assertThatThrownBy(() -> tables.executeSql(
             "INSERT INTO events SELECT MAX(id), p, 0.5 FROM (SELECT id, CAST(MOD(id, 3) AS STRING) AS p FROM numbers) "
                 + "GROUP BY p"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString()
             .contains("table default_catalog.default_database.events", "dataset 'events'", "inserts only",
                 "UPDATE_AFTER"));
@@ -92,8 +93,28 @@ class KartothekTableSinkTest {
         + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'lenient', "
         + "'validation-policy' = 'DEAD_LETTER')");
     assertThatThrownBy(() -> tables.executeSql("INSERT INTO lenient SELECT id, 'a' FROM numbers"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString().contains("DEAD_LETTER needs the DataStream API"));
+  }
+
+  @Test
+  void misspeltOptionsAreRefusedWhenPlannedWithTheClosestKey() {
+    StreamTableEnvironment tables = tables(false);
+    tables.executeSql("CREATE TABLE typo (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
+        + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'typo', "
+        + "'index-colums' = 'id')");
+    assertThatThrownBy(() -> tables.executeSql("INSERT INTO typo SELECT id, 'a' FROM numbers"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, UnknownOptionException.class)).get()
+            .extracting(Throwable::getMessage).asString()
+            .startsWith("Cannot create the sink of table default_catalog.default_database.typo: unknown option "
+                + "'index-colums' (did you mean 'index-columns'?)"));
+    tables.executeSql("CREATE TABLE s3typo (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
+        + "'connector' = 'kartothek', 'store' = 's3://bucket/data', 'store.regoin' = 'eu-west-1', "
+        + "'dataset' = 'typo')");
+    assertThatThrownBy(() -> tables.executeSql("INSERT INTO s3typo SELECT id, 'a' FROM numbers"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, UnknownOptionException.class)).get()
+            .extracting(Throwable::getMessage).asString()
+            .contains("unknown option 'store.regoin' (did you mean 'store.region'?)"));
   }
 
   private void assertEveryRowOnce() throws Exception {

@@ -3,8 +3,8 @@ package io.ktk.flink.sink.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.sink.KartothekSink;
-import io.ktk.flink.sink.KartothekSinkConfig;
-import io.ktk.flink.sink.committer.FileBatch;
+import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.List;

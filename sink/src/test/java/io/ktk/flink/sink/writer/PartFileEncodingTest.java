@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.parquet.PageChecksumCount;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -65,6 +66,19 @@ class PartFileEncodingTest {
         assertThat(rows.next()).as("row %s", i).isEqualTo(expected(i));
       }
       assertThat(rows.hasNext()).isFalse();
+    }
+  }
+
+  @Test
+  void everyPageCarriesAChecksum() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    DataFile file = write(store);
+
+    try (ParquetRowsReader reader = ParquetRowsReader.open(store, "ds/table/" + file.label() + ".parquet")) {
+      PageChecksumCount pages = reader.verifyPageChecksums();
+      assertThat(pages.withoutChecksum()).isZero();
+      // six columns, two of them with a dictionary page before their data pages
+      assertThat(pages.verified()).isGreaterThanOrEqualTo(8);
     }
   }
 

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -20,6 +21,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  *
  * <p>Bytes of each version are kept under {@code src/test/resources/serializer/}.
  */
+@Internal
 public final class DatasetEnumeratorStateSerializer implements SimpleVersionedSerializer<DatasetEnumeratorState> {
   public static final int VERSION = 1;
   public static final DatasetEnumeratorStateSerializer INSTANCE = new DatasetEnumeratorStateSerializer();

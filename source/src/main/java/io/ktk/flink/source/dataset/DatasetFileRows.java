@@ -2,8 +2,8 @@ package io.ktk.flink.source.dataset;
 
 import static java.util.Objects.requireNonNull;
 
+import io.ktk.flink.source.engine.RowGroupPruning;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.source.reader.RowGroupPruning;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;
@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The rows of one data file of a plain dataset that pass a query's conditions, projected to its
@@ -36,6 +37,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>A file that lacks a column of the committed schema that the query reads is corrupt: {@link
  * CorruptDatasetException}. Not thread-safe.
  */
+@Internal
 public final class DatasetFileRows implements Closeable {
   private final ObjectStore store;
   private final ResolvedDatasetQuery query;

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a user asks of one plain dataset (not a cube), before it is checked against the dataset:
@@ -33,6 +34,7 @@ import java.util.stream.Collectors;
  * @param columns the columns to return, in this order; empty: the partition columns, then the
  *     others by name (the layout of {@code _common_metadata})
  */
+@PublicEvolving
 public record DatasetQuery(List<Condition> conditions, List<String> columns) implements Serializable {
   private static final long serialVersionUID = 1L;
 

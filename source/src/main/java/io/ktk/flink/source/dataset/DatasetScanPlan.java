@@ -7,6 +7,7 @@ import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The files of one pinned dataset version that a {@link DatasetQuery} must read, found without
@@ -30,6 +32,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * order values (unsigned integers unsigned, strings by code point, NaN last); files by label
  * within a partition; rows as stored in a file. Immutable.
  */
+@Internal
 public final class DatasetScanPlan {
   private final DatasetSnapshot snapshot;
   private final ResolvedDatasetQuery query;
@@ -93,11 +96,11 @@ public final class DatasetScanPlan {
       if (values == null || !snapshot.indexColumns().contains(condition.columnName())) {
         continue;
       }
-      TreeMap<Object, List<String>> index = new TreeMap<>(IndexFile.valueOrder(condition.column().getType()));
+      TreeMap<IndexValue, List<String>> index = new TreeMap<>(IndexFile.keyOrder(condition.column().getType()));
       index.putAll(snapshot.index(condition.columnName()));
       Set<String> labels = new HashSet<>();
       for (Object value : values) {
-        labels.addAll(index.getOrDefault(value, List.of()));
+        labels.addAll(index.getOrDefault(IndexValue.of(value), List.of()));
       }
       if (admitted == null) {
         admitted = labels;

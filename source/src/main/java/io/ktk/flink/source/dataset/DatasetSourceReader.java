@@ -1,6 +1,7 @@
 package io.ktk.flink.source.dataset;
 
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
@@ -15,6 +16,7 @@ import org.apache.flink.types.Row;
  * unfinished splits with the number of rows each has emitted. Metric {@value #PRUNED_ROW_GROUPS}:
  * row groups that footer statistics let it leave out.
  */
+@Internal
 public final class DatasetSourceReader
     extends SingleThreadMultiplexSourceReaderBase<Object[], Row, DatasetSplit, DatasetSourceReader.SplitState> {
   public static final String PRUNED_ROW_GROUPS = "prunedRowGroups";

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where a dataset source reads and what it asks, as the source ships it to its enumerator and
@@ -27,6 +28,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param partitionKeys the partition columns, in label order
  * @param query the query
  */
+@Internal
 public record DatasetSourceSettings(String storeUrl, Map<String, String> storeOptions, String dataset, long version,
     String schemaJson, List<String> partitionKeys, DatasetQuery query) implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -21,6 +22,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param bytes the file's size, -1 when unknown
  * @param emittedRows rows already emitted (0 for a fresh split)
  */
+@Internal
 public record DatasetSplit(String splitId, long version, List<Object> partitionValues, String key, String label,
     long rows, long bytes, long emittedRows) implements SourceSplit {
 

@@ -3,6 +3,7 @@ package io.ktk.flink.source.dataset;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.slf4j.Logger;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * failed reader held come back and are handed out first; a reader that asks when nothing is left
  * is told there are no more splits.
  */
+@Internal
 public final class DatasetSplitEnumerator implements SplitEnumerator<DatasetSplit, DatasetEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetSplitEnumerator.class);
 

@@ -8,6 +8,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -26,6 +27,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * 00 00 00 00 01 ...} and ends {@code 00 00 00 00 00 00 00 11}. Bytes of each version are kept
  * under {@code src/test/resources/serializer/} and read back by a test.
  */
+@Internal
 public final class DatasetSplitSerializer implements SimpleVersionedSerializer<DatasetSplit> {
   public static final int VERSION = 1;
   public static final DatasetSplitSerializer INSTANCE = new DatasetSplitSerializer();

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link DatasetQuery} checked against a dataset's schema: the output columns, typed, the
@@ -23,6 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * to read from the files (output and condition columns that are not partition columns).
  * Immutable.
  */
+@Internal
 public final class ResolvedDatasetQuery {
   private final String dataset;
   private final Schema output;

@@ -9,6 +9,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -23,6 +24,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * <p>Version 1 still restores (as a bounded state: served seed version -1, no discoveries); its
  * bytes are kept under {@code src/test/resources/serializer/}.
  */
+@Internal
 public final class CubeEnumeratorStateSerializer implements SimpleVersionedSerializer<CubeEnumeratorState> {
   public static final int VERSION = 2;
   public static final CubeEnumeratorStateSerializer INSTANCE = new CubeEnumeratorStateSerializer();

@@ -11,9 +11,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
- * Plans a cube query as the cube-query seed describes it, from the pinned versions of the cube's
+ * Plans a cube query as Kartothek's query system describes it, from the pinned versions of the cube's
  * datasets and without reading any data file:
  *
  * <ol>
@@ -25,7 +26,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  *   <li>Alignment on physical partitions, the seed's partitions being the ground truth: a partition
  *       other datasets have but the seed lacks is dropped; a partition a restricted dataset lacks (or
  *       where none of its files qualifies) is dropped (inner join); enrichments join with whatever files
- *       they have there, maybe none (left join).
+ *       they have there, maybe none (left join). A dataset partitioned by only some of the partition
+ *       columns aligns on those: its partition {@code p=1} joins the seed's {@code p=1/q=a} and {@code
+ *       p=1/q=b} alike, as in Kartothek 5.3.
  *   <li>Re-grouping by {@code partition_by}: a partition holding several {@code partition_by}
  *       values (from the files' index values) goes to several groups, each reading the files that hold
  *       its value; without {@code partition_by} every physical partition is a group.
@@ -35,6 +38,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * and partitions within a group by partition values; the readers sort rows within a partition by the
  * query's dimension columns. Concatenating the groups gives the result in that order.
  */
+@Internal
 public final class CubePlanner {
 
   /** A non-partition {@code partition_by} column: its position in the key and the dataset whose index gives its values. */
@@ -47,7 +51,7 @@ public final class CubePlanner {
    *
    * @param datasets one snapshot per dataset of the cube, by dataset id; the seed must be among them
    * @throws io.ktk.flink.source.query.InvalidQueryException when the query does not fit the cube
-   * @throws io.ktk.flink.state.ValidationException when the datasets break a cube rule the query relies on
+   * @throws io.ktk.flink.state.KtkValidationException when the datasets break a cube rule the query relies on
    */
   public static QueryPlan plan(CubeSpec cube, Map<String, DatasetSnapshot> datasets, CubeQuery query) {
     return plan(resolve(cube, datasets, query), datasets);
@@ -95,11 +99,13 @@ public final class CubePlanner {
     TreeMap<List<Object>, List<GroupPartition>> groups = new TreeMap<>(ValuesOrder.of(keyColumns));
     DatasetPartitions seed = partitions.get(spec.seedDatasetId());
     for (DatasetPartitions.Entry seedEntry : seed.entries()) {
-      for (List<Object> indexedValues : combinations(indexedKeys, partitions, seedEntry.values())) {
+      for (List<Object> indexedValues : combinations(indexedKeys, partitions, seedEntry.values(),
+          resolved.query().kartothekSemantics())) {
         Map<String, List<PlannedFile>> files = new LinkedHashMap<>();
         for (DatasetRead read : resolved.datasets()) {
           DatasetPartitions dataset = partitions.get(read.datasetId());
-          List<PlannedFile> chosen = choose(read, dataset, dataset.get(seedEntry.values()), indexedKeys, indexedValues);
+          List<PlannedFile> chosen = choose(read, dataset, dataset.get(seedEntry.values()), indexedKeys,
+              indexedValues, resolved.query().kartothekSemantics());
           if (chosen == null) {
             files = null;
             break;
@@ -130,10 +136,11 @@ public final class CubePlanner {
   /**
    * The combinations of values of the index-based {@code partition_by} columns in one partition:
    * each column's values are those its owner's qualifying files hold there. One empty combination
-   * when there are no such columns.
+   * when there are no such columns. With Kartothek semantics NaN is a missing value, which forms no
+   * group (pandas' groupby drops it).
    */
   private static List<List<Object>> combinations(List<IndexedKey> keys, Map<String, DatasetPartitions> partitions,
-      List<Object> partitionValues) {
+      List<Object> partitionValues, boolean kartothek) {
     List<List<Object>> combinations = new ArrayList<>();
     combinations.add(List.of());
     for (IndexedKey key : keys) {
@@ -149,6 +156,9 @@ public final class CubePlanner {
             values = new TreeSet<>(((TreeSet<Object>) held).comparator());
           }
           values.addAll(held);
+          if (kartothek) {
+            values.removeIf(value -> value instanceof Double d && d.isNaN());
+          }
         }
       }
       if (values == null) {
@@ -173,13 +183,15 @@ public final class CubePlanner {
    * (the partition then yields no rows for this combination).
    */
   private static List<PlannedFile> choose(DatasetRead read, DatasetPartitions dataset, DatasetPartitions.Entry entry,
-      List<IndexedKey> keys, List<Object> values) {
+      List<IndexedKey> keys, List<Object> values, boolean kartothek) {
     if (entry == null) {
       return read.role() == DatasetRole.ENRICHMENT ? List.of() : null;
     }
     List<DatasetPartitions.Candidate> candidates = new ArrayList<>();
-    boolean payloadFilter = dataset.payloadPruning()
-        || keys.stream().anyMatch(key -> key.owner().equals(read.datasetId()) && key.payload());
+    // Files that fail on payload are read for their keys (their rows may overwrite qualifying ones),
+    // except with Kartothek semantics, which filter rows before the last row of a cell is taken.
+    boolean payloadFilter = !kartothek && (dataset.payloadPruning()
+        || keys.stream().anyMatch(key -> key.owner().equals(read.datasetId()) && key.payload()));
     for (DatasetPartitions.Candidate candidate : entry.files()) {
       boolean exact = true;
       for (int k = 0; k < keys.size() && exact; k++) {

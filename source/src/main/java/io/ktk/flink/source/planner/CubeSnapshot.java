@@ -3,7 +3,7 @@ package io.ktk.flink.source.planner;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A cube at pinned versions: its spec (as its seed records it) and one snapshot per dataset.
@@ -29,6 +30,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param spec the cube
  * @param datasets the snapshot of each dataset, by dataset id
  */
+@Internal
 public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> datasets) {
   public CubeSnapshot {
     requireNonNull(spec, "spec is null");
@@ -43,7 +45,7 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
    * ({@link CubeVersions}).
    *
    * @throws NoSuchDatasetException when the store holds no dataset of the cube
-   * @throws ValidationException when the datasets do not mark exactly one seed
+   * @throws KtkValidationException when the datasets do not mark exactly one seed
    */
   public static CubeSnapshot latest(ObjectStore store, String cube) throws IOException {
     requireNonNull(store, "store is null");

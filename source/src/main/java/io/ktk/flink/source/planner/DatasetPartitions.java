@@ -28,7 +28,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  * than the qualifying ones: dropped. A file that an index shows to fail a condition on a payload
  * column holds no qualifying row, but its rows may be the newest of cells that older files hold
  * with qualifying values: it stays a candidate that {@link #passesPayload} marks as failing, and
- * the alignment reads it for its keys only when an older file of the partition qualifies.
+ * the alignment reads it for its keys only when an older file of the partition qualifies. With
+ * Kartothek semantics rows are filtered before the last row of a cell is taken, so such a file is
+ * dropped, as Kartothek drops it.
+ *
+ * <p>A dataset other than the seed may be partitioned by only some of the cube's partition columns
+ * (Kartothek 5.3 allows it): its partitions are keyed by the values of the columns it has, and
+ * {@link #get} finds the one that a seed partition's values fall into. Conditions on the partition
+ * columns it lacks are not its to decide: the seed's partitions decide them.
  */
 final class DatasetPartitions {
 
@@ -41,10 +48,13 @@ final class DatasetPartitions {
   private final TreeMap<List<Object>, Entry> partitions;
   /** Whether pre-conditions on payload columns pruned files (which then may be read for keys). */
   private final boolean payloadPruning;
+  /** For each of the dataset's partition keys, its position among the cube's partition columns. */
+  private final int[] keyPositions;
 
-  private DatasetPartitions(TreeMap<List<Object>, Entry> partitions, boolean payloadPruning) {
+  private DatasetPartitions(TreeMap<List<Object>, Entry> partitions, boolean payloadPruning, int[] keyPositions) {
     this.partitions = partitions;
     this.payloadPruning = payloadPruning;
+    this.keyPositions = keyPositions;
   }
 
   /**
@@ -53,9 +63,15 @@ final class DatasetPartitions {
    */
   static DatasetPartitions build(ResolvedQuery query, DatasetSnapshot snapshot, List<String> ownedPartitionBy) {
     CubeSpec cube = query.cube();
+    List<String> keys = snapshot.partitionKeys().stream().map(Field::getName).toList();
+    int[] keyPositions = keys.stream().mapToInt(cube.partitionColumns()::indexOf).toArray();
     Map<Integer, List<TypedCondition>> onPartitionValues = new HashMap<>();
-    query.partitionConditions().forEach((column, conditions) ->
-        onPartitionValues.put(cube.partitionColumns().indexOf(column), conditions));
+    query.partitionConditions().forEach((column, conditions) -> {
+      if (keys.contains(column)) {
+        onPartitionValues.put(keys.indexOf(column), conditions);
+      }
+    });
+    boolean dropFailing = query.query().kartothekSemantics();
 
     Set<String> exactLabels = null;
     Set<String> payloadLabels = null;
@@ -66,7 +82,7 @@ final class DatasetPartitions {
       }
       Set<String> passing = new HashSet<>();
       snapshot.index(column).forEach((value, labels) -> {
-        if (condition.test(value)) {
+        if (condition.test(value.value())) {
           passing.addAll(labels);
         }
       });
@@ -83,12 +99,12 @@ final class DatasetPartitions {
       snapshot.index(column).forEach((value, labels) -> {
         for (String label : labels) {
           valuesByLabel.computeIfAbsent(label, l -> new HashMap<>())
-              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value);
+              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value.value());
         }
       });
     }
 
-    TreeMap<List<Object>, Entry> partitions = new TreeMap<>(ValuesOrder.of(query.partitionColumns()));
+    TreeMap<List<Object>, Entry> partitions = new TreeMap<>(ValuesOrder.of(snapshot.partitionKeys()));
     for (Partition partition : snapshot.partitions()) {
       if (!passes(partition, onPartitionValues)) {
         continue;
@@ -98,10 +114,13 @@ final class DatasetPartitions {
         if (exactLabels != null && !exactLabels.contains(file.label())) {
           continue;
         }
+        boolean passesPayload = payloadLabels == null || payloadLabels.contains(file.label());
+        if (!passesPayload && dropFailing) {
+          continue;
+        }
         PlannedFile planned = new PlannedFile(file.key(snapshot.uuid()), file.label(), file.rows(), file.bytes(),
             snapshot.addedIn(file), false);
-        candidates.add(new Candidate(planned, payloadLabels == null || payloadLabels.contains(file.label()),
-            valuesByLabel.getOrDefault(file.label(), Map.of())));
+        candidates.add(new Candidate(planned, passesPayload, valuesByLabel.getOrDefault(file.label(), Map.of())));
       }
       if (candidates.isEmpty()) {
         continue;
@@ -110,7 +129,7 @@ final class DatasetPartitions {
           .thenComparing(c -> c.file().label()));
       partitions.put(partition.values(), new Entry(partition.path(), partition.values(), candidates));
     }
-    return new DatasetPartitions(partitions, payloadLabels != null);
+    return new DatasetPartitions(partitions, payloadLabels != null && !dropFailing, keyPositions);
   }
 
   private static boolean passes(Partition partition, Map<Integer, List<TypedCondition>> conditions) {
@@ -138,9 +157,17 @@ final class DatasetPartitions {
     return partitions.values();
   }
 
-  /** The partition of these values, or null. */
-  Entry get(List<Object> values) {
-    return partitions.get(values);
+  /**
+   * The partition that the seed partition of these values (the cube's partition columns, in cube
+   * order) falls into: the one of equal values in the columns this dataset is partitioned by; null
+   * when there is none.
+   */
+  Entry get(List<Object> seedValues) {
+    List<Object> own = new ArrayList<>(keyPositions.length);
+    for (int position : keyPositions) {
+      own.add(seedValues.get(position));
+    }
+    return partitions.get(own);
   }
 
   boolean payloadPruning() {

@@ -1,7 +1,9 @@
 package io.ktk.flink.source.planner;
 
+import org.apache.flink.annotation.Internal;
+
 /**
- * How a dataset takes part in a cube query (the cube-query seed's terms).
+ * How a dataset takes part in a cube query (the terms of Kartothek's query system).
  *
  * <ul>
  *   <li>{@link #SEED}: the ground truth of which cells exist; every result row is one of its cells
@@ -12,6 +14,7 @@ package io.ktk.flink.source.planner;
  *       cell without a matching row gets nulls.
  * </ul>
  */
+@Internal
 public enum DatasetRole {
   SEED,
   RESTRICTED,

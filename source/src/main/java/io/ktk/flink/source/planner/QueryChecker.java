@@ -4,11 +4,12 @@ import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +52,13 @@ final class QueryChecker {
     this.query = query;
     this.subject = "cube '" + cube.name() + "'";
     if (!all.containsKey(cube.seedDatasetId())) {
-      throw new ValidationException("Cannot query " + subject + ": its seed dataset '" + cube.seedDatasetId()
+      throw new KtkValidationException("Cannot query " + subject + ": its seed dataset '" + cube.seedDatasetId()
           + "' is not among the datasets given " + new TreeSet<>(all.keySet()));
+    }
+    if (query.kartothekSemantics() && !query.datasets().isEmpty() && !query.datasets().contains(cube.seedDatasetId())) {
+      throw new InvalidQueryException("Cannot query " + subject + ": datasets " + query.datasets() + " do not name the"
+          + " seed dataset '" + cube.seedDatasetId() + "', which Kartothek semantics refuse as Kartothek 5.3 does"
+          + " (\"Seed data is missing\"); add it, or query without Kartothek semantics, which always use the seed");
     }
     for (String id : query.datasets()) {
       if (!all.containsKey(id)) {
@@ -80,7 +86,7 @@ final class QueryChecker {
       if (column == null) {
         throw unknownColumn("condition `" + condition + "` is on column '" + condition.column() + "'");
       }
-      conditions.add(TypedCondition.resolve(condition, column, subject));
+      conditions.add(TypedCondition.resolve(condition, column, subject, query.semantics()));
     }
     List<String> dimensions = dimensionColumns();
     List<Field> partitionBy = partitionBy(dimensions);
@@ -154,19 +160,14 @@ final class QueryChecker {
     for (String id : order) {
       DatasetSnapshot snapshot = datasets.get(id);
       if (!snapshot.uuid().equals(cube.datasetUuid(id))) {
-        throw new ValidationException("Cannot query " + subject + ": dataset '" + id + "' is given as "
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' is given as "
             + snapshot.uuid() + ", expected " + cube.datasetUuid(id));
-      }
-      List<String> keys = snapshot.partitionKeys().stream().map(Field::getName).toList();
-      if (!keys.equals(cube.partitionColumns())) {
-        throw new ValidationException("Cannot query " + subject + ": dataset '" + id + "' is partitioned by " + keys
-            + ", but the cube's partition columns are " + cube.partitionColumns()
-            + " (datasets partitioned otherwise are not supported)");
       }
       Schema schema = snapshot.schema();
       if (schema == null) {
-        throw new ValidationException("Cannot query " + subject + ": dataset '" + id + "' has no schema");
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' has no schema");
       }
+      checkPartitionKeys(id, snapshot.partitionKeys().stream().map(Field::getName).toList(), schema);
       Set<String> own = new TreeSet<>();
       for (Field field : schema.getFields()) {
         own.add(field.getName());
@@ -175,11 +176,11 @@ final class QueryChecker {
           columns.put(field.getName(), field);
           typedBy.put(field.getName(), id);
         } else if (!cube.cellColumns().contains(field.getName())) {
-          throw new ValidationException("Cannot query " + subject + ": payload column '" + field.getName()
+          throw new KtkValidationException("Cannot query " + subject + ": payload column '" + field.getName()
               + "' is in datasets '" + typedBy.get(field.getName()) + "' and '" + id
               + "' (rule: a payload column belongs to one dataset)");
         } else if (!known.getType().equals(field.getType())) {
-          throw new ValidationException("Cannot query " + subject + ": column '" + field.getName() + "' has type "
+          throw new KtkValidationException("Cannot query " + subject + ": column '" + field.getName() + "' has type "
               + ArrowTypeNames.name(known) + " in dataset '" + typedBy.get(field.getName()) + "' but "
               + ArrowTypeNames.name(field) + " in dataset '" + id + "'; datasets are joined on it");
         }
@@ -188,15 +189,48 @@ final class QueryChecker {
     }
     for (String column : cube.cellColumns()) {
       if (!columnsByDataset.get(cube.seedDatasetId()).contains(column)) {
-        throw new ValidationException("Cannot query " + subject + ": the seed dataset '" + cube.seedDatasetId()
+        throw new KtkValidationException("Cannot query " + subject + ": the seed dataset '" + cube.seedDatasetId()
             + "' lacks column '" + column + "' (rule: the seed has every dimension and partition column)");
+      }
+    }
+  }
+
+  /**
+   * The seed is partitioned by the cube's partition columns, in order. Any other dataset by some of
+   * them, in any order (Kartothek 5.3 allows it; such a dataset's partition joins every seed
+   * partition that agrees on the columns it has), but it may not hold one of them as a plain data
+   * column (Kartothek forbids that). Partition keys beyond the cube's partition columns, which
+   * Kartothek also allows, are not read here.
+   */
+  private void checkPartitionKeys(String id, List<String> keys, Schema schema) {
+    if (id.equals(cube.seedDatasetId())) {
+      if (!keys.equals(cube.partitionColumns())) {
+        throw new KtkValidationException("Cannot query " + subject + ": the seed dataset '" + id + "' is partitioned by "
+            + keys + ", but the cube's partition columns are " + cube.partitionColumns()
+            + " (rule: the seed is partitioned by the cube's partition columns, in order)");
+      }
+      return;
+    }
+    for (String key : keys) {
+      if (!cube.partitionColumns().contains(key)) {
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' is partitioned by " + keys
+            + ", and '" + key + "' is not one of the cube's partition columns " + cube.partitionColumns()
+            + "; Kartothek allows other partition keys, but reading them is not supported: rewrite the dataset"
+            + " partitioned by some of " + cube.partitionColumns() + " only");
+      }
+    }
+    for (String column : cube.partitionColumns()) {
+      if (!keys.contains(column) && schema.getFields().stream().anyMatch(f -> f.getName().equals(column))) {
+        throw new KtkValidationException("Cannot query " + subject + ": dataset '" + id + "' holds the cube's partition"
+            + " column '" + column + "' as a data column but is partitioned by " + keys + " only (rule, as in"
+            + " Kartothek 5.3: a dataset that has a partition column of the cube is partitioned by it)");
       }
     }
   }
 
   private List<String> dimensionColumns() {
     List<String> given = query.dimensionColumns();
-    if (given.isEmpty()) {
+    if (given.isEmpty() && !query.kartothekSemantics()) {
       given = query.columns().stream().filter(cube.dimensionColumns()::contains).toList();
     } else {
       for (String column : given) {
@@ -250,6 +284,9 @@ final class QueryChecker {
   }
 
   private List<String> outputColumns(List<String> dimensions, List<Field> partitionBy) {
+    if (query.kartothekSemantics()) {
+      return kartothekOutputColumns(dimensions, partitionBy);
+    }
     if (!query.columns().isEmpty()) {
       for (String name : query.columns()) {
         if (!columns.containsKey(name)) {
@@ -274,6 +311,41 @@ final class QueryChecker {
     });
     output.addAll(payload);
     return List.copyOf(output);
+  }
+
+  /**
+   * Kartothek's output columns: {@code columns} read as {@code payload_columns} (empty: every column
+   * of the datasets used), with the dimension, {@code partition_by} and partition columns, sorted by
+   * name (code point order, as Python sorts).
+   */
+  private List<String> kartothekOutputColumns(List<String> dimensions, List<Field> partitionBy) {
+    Set<String> output = new TreeSet<>(QueryChecker::compareCodePoints);
+    if (query.columns().isEmpty()) {
+      output.addAll(columns.keySet());
+    } else {
+      for (String name : query.columns()) {
+        if (!columns.containsKey(name)) {
+          throw unknownColumn("columns (Kartothek's payload_columns) name '" + name + "'");
+        }
+        output.add(name);
+      }
+    }
+    output.addAll(dimensions);
+    partitionBy.forEach(column -> output.add(column.getName()));
+    output.addAll(cube.partitionColumns());
+    for (String name : output) {
+      if (cube.dimensionColumns().contains(name) && !dimensions.contains(name)) {
+        throw new InvalidQueryException("Cannot query " + subject + ": the result would hold dimension column '" + name
+            + "', which is not among the query's dimension columns " + dimensions + " (with Kartothek semantics"
+            + " the columns are Kartothek's payload_columns, all columns when none are given): name the payload"
+            + " columns to return");
+      }
+    }
+    return List.copyOf(output);
+  }
+
+  private static int compareCodePoints(String a, String b) {
+    return Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray());
   }
 
   private String ownerOf(String column) {

@@ -34,12 +34,12 @@ public sealed interface Condition extends Serializable {
   String column();
 
   /** {@code column op literal} with {@code op} one of {@code == != < <= > >=}. */
-  record Comparison(String column, Operator operator, Literal literal) implements Condition {
+  record Comparison(String column, ComparisonOperator operator, Literal literal) implements Condition {
     public Comparison {
       requireNonNull(column, "column is null");
       requireNonNull(operator, "operator is null");
       requireNonNull(literal, "literal is null");
-      if (operator == Operator.IN) {
+      if (operator == ComparisonOperator.IN) {
         throw new IllegalArgumentException("use Condition.In for 'in'");
       }
     }
@@ -84,27 +84,27 @@ public sealed interface Condition extends Serializable {
   }
 
   static Condition eq(String column, Object value) {
-    return new Comparison(column, Operator.EQ, Literal.of(value));
+    return new Comparison(column, ComparisonOperator.EQ, Literal.of(value));
   }
 
   static Condition ne(String column, Object value) {
-    return new Comparison(column, Operator.NE, Literal.of(value));
+    return new Comparison(column, ComparisonOperator.NE, Literal.of(value));
   }
 
   static Condition lt(String column, Object value) {
-    return new Comparison(column, Operator.LT, Literal.of(value));
+    return new Comparison(column, ComparisonOperator.LT, Literal.of(value));
   }
 
   static Condition le(String column, Object value) {
-    return new Comparison(column, Operator.LE, Literal.of(value));
+    return new Comparison(column, ComparisonOperator.LE, Literal.of(value));
   }
 
   static Condition gt(String column, Object value) {
-    return new Comparison(column, Operator.GT, Literal.of(value));
+    return new Comparison(column, ComparisonOperator.GT, Literal.of(value));
   }
 
   static Condition ge(String column, Object value) {
-    return new Comparison(column, Operator.GE, Literal.of(value));
+    return new Comparison(column, ComparisonOperator.GE, Literal.of(value));
   }
 
   static Condition in(String column, Object... values) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Reads the text form of conditions: comparisons, lists and intervals joined by {@code and}.
@@ -28,6 +29,7 @@ import java.util.regex.Pattern;
  * the check can refuse it with the column's name and type. Syntax errors fail with {@link
  * InvalidQueryException} naming the position (1-based) and what was expected.
  */
+@PublicEvolving
 public final class ConditionParser {
   private static final Set<String> KEYWORDS = Set.of("and", "in", "true", "false", "nan", "inf", "null", "or", "not");
   private static final Set<String> LITERAL_WORDS = Set.of("true", "false", "nan", "inf", "-inf", "+inf", "null");
@@ -94,14 +96,14 @@ public final class ConditionParser {
       if (isWord(operator, "in")) {
         return new Condition.In(column, list(column));
       }
-      Operator op = comparisonOperator(operator, "after column '" + column + "'");
+      ComparisonOperator op = comparisonOperator(operator, "after column '" + column + "'");
       return new Condition.Comparison(column, op, literal(next(), "after '" + column + " " + op.symbol() + "'"));
     }
     if (!isLiteral(first)) {
       throw fail("expected a column name or a literal at position " + (first.at() + 1) + ", found " + first.shown());
     }
     Literal lower = literal(first, "");
-    Operator op1 = comparisonOperator(next(), "after literal " + lower.text());
+    ComparisonOperator op1 = comparisonOperator(next(), "after literal " + lower.text());
     Token columnToken = next();
     if (!isColumn(columnToken)) {
       throw fail("expected a column name after '" + lower.text() + " " + op1.symbol() + "' at position "
@@ -109,21 +111,21 @@ public final class ConditionParser {
     }
     String column = columnToken.text();
     if (peek().kind() != Kind.OPERATOR) {
-      if (op1 == Operator.EQ || op1 == Operator.NE) {
+      if (op1 == ComparisonOperator.EQ || op1 == ComparisonOperator.NE) {
         return new Condition.Comparison(column, op1, lower);
       }
       return new Condition.Comparison(column, op1.swapped(), lower);
     }
     Token secondToken = next();
-    Operator op2 = comparisonOperator(secondToken, "after '" + lower.text() + " " + op1.symbol() + " " + column + "'");
+    ComparisonOperator op2 = comparisonOperator(secondToken, "after '" + lower.text() + " " + op1.symbol() + " " + column + "'");
     Literal upper = literal(next(), "after '" + column + " " + op2.symbol() + "'");
-    boolean ascending = (op1 == Operator.LT || op1 == Operator.LE) && (op2 == Operator.LT || op2 == Operator.LE);
-    boolean descending = (op1 == Operator.GT || op1 == Operator.GE) && (op2 == Operator.GT || op2 == Operator.GE);
+    boolean ascending = (op1 == ComparisonOperator.LT || op1 == ComparisonOperator.LE) && (op2 == ComparisonOperator.LT || op2 == ComparisonOperator.LE);
+    boolean descending = (op1 == ComparisonOperator.GT || op1 == ComparisonOperator.GE) && (op2 == ComparisonOperator.GT || op2 == ComparisonOperator.GE);
     if (ascending) {
-      return new Condition.Interval(column, lower, op1 == Operator.LE, upper, op2 == Operator.LE);
+      return new Condition.Interval(column, lower, op1 == ComparisonOperator.LE, upper, op2 == ComparisonOperator.LE);
     }
     if (descending) {
-      return new Condition.Interval(column, upper, op2 == Operator.GE, lower, op1 == Operator.GE);
+      return new Condition.Interval(column, upper, op2 == ComparisonOperator.GE, lower, op1 == ComparisonOperator.GE);
     }
     throw fail("interval '" + lower.text() + " " + op1.symbol() + " " + column + " " + op2.symbol() + " "
         + upper.text() + "' at position " + (first.at() + 1) + " must use < or <= on both sides (or > or >= on both)");
@@ -139,12 +141,12 @@ public final class ConditionParser {
     return literals;
   }
 
-  private Operator comparisonOperator(Token token, String where) {
+  private ComparisonOperator comparisonOperator(Token token, String where) {
     if (token.kind() != Kind.OPERATOR) {
       throw fail("expected an operator (== != < <= > >= in) " + where + " at position " + (token.at() + 1)
           + ", found " + token.shown());
     }
-    Operator op = Operator.ofSymbol(token.text());
+    ComparisonOperator op = ComparisonOperator.ofSymbol(token.text());
     if (op == null) {
       throw fail("unknown operator '" + token.text() + "' at position " + (token.at() + 1)
           + (token.text().equals("=") ? "; use '==' for equality" : "") + " (operators: == != < <= > >= in)");

@@ -13,6 +13,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a user asks of a cube, before it is checked against the cube: which rows (conditions,
@@ -37,13 +38,18 @@ import java.util.stream.Collectors;
  * @param partitionBy the columns whose values form the query groups (each an index or partition
  *     column); empty: one group per physical partition
  * @param datasets ids of the datasets to use (the seed is always used); empty: all of the cube's
+ * @param semantics what the parts mean: this project's ({@link QuerySemantics#SQL}, the default) or
+ *     Kartothek 5.3's ({@link QuerySemantics#KARTOTHEK}, which also reads {@code columns} as
+ *     Kartothek's {@code payload_columns})
  */
+@PublicEvolving
 public record CubeQuery(
     List<Condition> conditions,
     List<String> columns,
     List<String> dimensionColumns,
     List<String> partitionBy,
-    NavigableSet<String> datasets) implements Serializable {
+    NavigableSet<String> datasets,
+    QuerySemantics semantics) implements Serializable {
 
   public CubeQuery {
     conditions = List.copyOf(requireNonNull(conditions, "conditions is null"));
@@ -51,6 +57,12 @@ public record CubeQuery(
     dimensionColumns = checkedNames("dimension columns", dimensionColumns);
     partitionBy = checkedNames("partition_by", partitionBy);
     datasets = Collections.unmodifiableNavigableSet(new TreeSet<>(requireNonNull(datasets, "datasets is null")));
+    requireNonNull(semantics, "semantics is null");
+  }
+
+  /** Whether the query means what Kartothek 5.3's {@code query_cube} means ({@link QuerySemantics#KARTOTHEK}). */
+  public boolean kartothekSemantics() {
+    return semantics == QuerySemantics.KARTOTHEK;
   }
 
   /** All rows and columns of all datasets. */
@@ -70,6 +82,7 @@ public record CubeQuery(
     builder.dimensionColumns.addAll(dimensionColumns);
     builder.partitionBy.addAll(partitionBy);
     builder.datasets.addAll(datasets);
+    builder.semantics = semantics;
     return builder;
   }
 
@@ -81,7 +94,8 @@ public record CubeQuery(
   @Override
   public String toString() {
     return "CubeQuery{where=" + conditionText() + ", columns=" + columns + ", dimensionColumns=" + dimensionColumns
-        + ", partitionBy=" + partitionBy + ", datasets=" + datasets + "}";
+        + ", partitionBy=" + partitionBy + ", datasets=" + datasets
+        + (semantics == QuerySemantics.SQL ? "" : ", semantics=" + semantics) + "}";
   }
 
   private static List<String> checkedNames(String what, List<String> names) {
@@ -106,6 +120,7 @@ public record CubeQuery(
     private final List<String> dimensionColumns = new ArrayList<>();
     private final List<String> partitionBy = new ArrayList<>();
     private final Set<String> datasets = new TreeSet<>();
+    private QuerySemantics semantics = QuerySemantics.SQL;
 
     private Builder() {}
 
@@ -165,8 +180,22 @@ public record CubeQuery(
       return this;
     }
 
+    /** What the query means; {@link QuerySemantics#SQL} unless set. */
+    public Builder semantics(QuerySemantics semantics) {
+      this.semantics = requireNonNull(semantics, "semantics is null");
+      return this;
+    }
+
+    /**
+     * Kartothek 5.3's meaning ({@link QuerySemantics#KARTOTHEK}): exactly the rows {@code query_cube}
+     * returns, for people migrating from Kartothek; {@code columns} are its {@code payload_columns}.
+     */
+    public Builder kartothekSemantics() {
+      return semantics(QuerySemantics.KARTOTHEK);
+    }
+
     public CubeQuery build() {
-      return new CubeQuery(conditions, columns, dimensionColumns, partitionBy, new TreeSet<>(datasets));
+      return new CubeQuery(conditions, columns, dimensionColumns, partitionBy, new TreeSet<>(datasets), semantics);
     }
   }
 }

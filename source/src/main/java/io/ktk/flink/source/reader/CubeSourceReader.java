@@ -1,5 +1,6 @@
 package io.ktk.flink.source.reader;
 
+import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import java.util.Map;
 import org.apache.flink.api.connector.source.SourceReaderContext;

@@ -1,7 +1,12 @@
 package io.ktk.flink.source.reader;
 
+import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.engine.PartitionJoin;
+import io.ktk.flink.source.engine.ResultBatch;
+import io.ktk.flink.source.engine.RowGroupCounters;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;

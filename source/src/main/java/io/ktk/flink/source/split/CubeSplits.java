@@ -4,6 +4,7 @@ import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.QueryPlan;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Cuts a planned query into splits: one per query group, or, for a group of more physical
@@ -14,6 +15,7 @@ import java.util.List;
  * <p>Split ids: {@code <prefix>group-00012} for a whole group, {@code <prefix>group-00012.003} for
  * the fourth part of a cut one; the prefix tells discoveries of a continuous source apart.
  */
+@Internal
 public final class CubeSplits {
   private CubeSplits() {}
 

@@ -3,16 +3,18 @@ package io.ktk.flink.source.table;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.KartothekSource;
+import io.ktk.flink.source.KartothekSourceOptions;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import io.ktk.flink.state.types.FlinkArrowTypes;
 import io.ktk.flink.state.types.UnsupportedTypeException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,8 @@ import org.apache.flink.types.Row;
  * @param dimensionColumns the table's dimensionality, in cube order
  * @param partitionColumns the cube's partition columns, typed
  * @param partitions the seed's partition values at the pinned version, in path order
+ * @param continuous whether the scan goes on with later commits ({@code scan.mode})
+ * @param discoveryInterval how often a continuous scan looks for later commits
  */
 record CubeTable(
     String name,
@@ -65,7 +69,9 @@ record CubeTable(
     List<Field> columns,
     List<String> dimensionColumns,
     List<Field> partitionColumns,
-    List<List<Object>> partitions) implements KartothekTable {
+    List<List<Object>> partitions,
+    boolean continuous,
+    Duration discoveryInterval) implements KartothekTable {
 
   CubeTable {
     requireNonNull(name, "name is null");
@@ -78,13 +84,25 @@ record CubeTable(
     dimensionColumns = List.copyOf(dimensionColumns);
     partitionColumns = List.copyOf(partitionColumns);
     partitions = List.copyOf(partitions);
+    requireNonNull(discoveryInterval, "discoveryInterval is null");
+  }
+
+  /** This table, scanned continuously or not. */
+  CubeTable scanning(boolean continuous, Duration discoveryInterval) {
+    return new CubeTable(name, storeUrl, storeOptions, cube, versions, datasets, columns, dimensionColumns,
+        partitionColumns, partitions, continuous, discoveryInterval);
+  }
+
+  @Override
+  public boolean bounded() {
+    return !continuous;
   }
 
   /**
    * Checks the declared row type against the cube at {@code snapshot}.
    *
    * @param partitionKeys the table's {@code PARTITIONED BY} columns (empty or the cube's partition columns)
-   * @throws ValidationException naming the table, the cube and the column, when a column is unknown,
+   * @throws KtkValidationException naming the table, the cube and the column, when a column is unknown,
    *     typed otherwise than the cube types it, or cannot be read by this source
    */
   static CubeTable check(String name, String storeUrl, Map<String, String> storeOptions, CubeSnapshot snapshot,
@@ -101,7 +119,7 @@ record CubeTable(
       resolved = snapshot.resolve(CubeQuery.builder().columns(names).dimensionColumns(dimensions)
           .datasets(datasets).build());
     } catch (InvalidQueryException e) {
-      throw new ValidationException(subject + e.getMessage(), e);
+      throw new KtkValidationException(subject + e.getMessage(), e);
     }
     Set<String> keyColumns = new TreeSet<>(snapshot.spec().cellColumns());
     List<Field> columns = resolved.output().getFields();
@@ -110,25 +128,25 @@ record CubeTable(
       LogicalType type = declared.getTypeAt(i);
       String expected = readableType(subject, column);
       if (!type.copy(true).asSummaryString().equals(expected)) {
-        throw new ValidationException(subject + "column '" + column.getName() + "' is declared " + type
+        throw new KtkValidationException(subject + "column '" + column.getName() + "' is declared " + type
             + ", but the cube holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
             + expected);
       }
       if (!type.isNullable() && !keyColumns.contains(column.getName())) {
-        throw new ValidationException(subject + "column '" + column.getName() + "' is declared NOT NULL, but it is"
+        throw new KtkValidationException(subject + "column '" + column.getName() + "' is declared NOT NULL, but it is"
             + " a payload column, which is null where its dataset lacks a cell; only partition and dimension columns "
             + snapshot.spec().cellColumns() + " may be NOT NULL");
       }
     }
     if (!partitionKeys.isEmpty()) {
       if (!partitionKeys.equals(snapshot.spec().partitionColumns())) {
-        throw new ValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the cube's"
+        throw new KtkValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the cube's"
             + " partition columns " + snapshot.spec().partitionColumns() + "; name them all, in order, or leave out"
             + " PARTITIONED BY");
       }
       for (Field column : resolved.partitionColumns()) {
         if (!PartitionStrings.supports(column.getType())) {
-          throw new ValidationException(subject + "partition column '" + column.getName() + "' has type "
+          throw new KtkValidationException(subject + "partition column '" + column.getName() + "' has type "
               + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
               + " PARTITIONED BY (filters on the column are still pushed down)");
         }
@@ -140,7 +158,8 @@ record CubeTable(
       partitions.add(partition.values());
     }
     return new CubeTable(name, storeUrl, storeOptions, cube, snapshot.versions(), new TreeSet<>(datasets), columns,
-        dimensions, resolved.partitionColumns(), partitions);
+        dimensions, resolved.partitionColumns(), partitions, false,
+        KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue());
   }
 
   /** The Flink type (as its summary string, nullable) this source reads a column as (of a cube or dataset). */
@@ -148,7 +167,7 @@ record CubeTable(
     ArrowType type = column.getType();
     if (type instanceof ArrowType.Time time && (time.getUnit() == TimeUnit.MICROSECOND
         || time.getUnit() == TimeUnit.NANOSECOND)) {
-      throw new ValidationException(subject + "column '" + column.getName() + "' has type "
+      throw new KtkValidationException(subject + "column '" + column.getName() + "' has type "
           + ArrowTypeNames.name(column) + ", which Flink's TIME cannot hold without losing precision; leave the"
           + " column out of the table");
     }
@@ -156,11 +175,11 @@ record CubeTable(
     try {
       logical = FlinkArrowTypes.toLogicalType(column);
     } catch (UnsupportedTypeException e) {
-      throw new ValidationException(subject + e.getMessage(), e);
+      throw new KtkValidationException(subject + e.getMessage(), e);
     }
     LogicalTypeRoot root = logical.getTypeRoot();
     if (root == LogicalTypeRoot.ARRAY || root == LogicalTypeRoot.ROW || root == LogicalTypeRoot.NULL) {
-      throw new ValidationException(subject + "column '" + column.getName() + "' has type "
+      throw new KtkValidationException(subject + "column '" + column.getName() + "' has type "
           + ArrowTypeNames.name(column) + ", which the SQL source does not read yet (primitive columns only); leave"
           + " the column out of the table");
     }
@@ -183,9 +202,11 @@ record CubeTable(
   }
 
   @Override
-  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where) {
+  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
+    // A limit does not cut a cube query's groups (Flink applies it to the rows); continuous scans poll.
     CubeQuery query = CubeQuery.builder().columns(columns).dimensionColumns(dimensionColumns).datasets(datasets)
         .where(where).build();
-    return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query).build();
+    return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query)
+        .continuous(continuous).discoveryInterval(discoveryInterval).build();
   }
 }

@@ -6,7 +6,7 @@ import io.ktk.flink.source.KartothekDatasetSource;
 import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.dataset.DatasetScanPlan;
 import io.ktk.flink.source.query.Condition;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.types.ArrowTypeNames;
@@ -60,7 +60,7 @@ record DatasetTable(
    * Checks the declared row type against the dataset at {@code snapshot}.
    *
    * @param partitionKeys the table's {@code PARTITIONED BY} columns (empty or the dataset's partition columns)
-   * @throws ValidationException naming the table, the dataset and the column, when a column is
+   * @throws KtkValidationException naming the table, the dataset and the column, when a column is
    *     unknown, typed otherwise than the dataset types it, or cannot be read by this source
    */
   static DatasetTable check(String name, String storeUrl, Map<String, String> storeOptions, DatasetSnapshot snapshot,
@@ -71,18 +71,18 @@ record DatasetTable(
     for (int i = 0; i < declared.getFieldCount(); i++) {
       String columnName = declared.getFieldNames().get(i);
       Field column = snapshot.schema().getFields().stream().filter(f -> f.getName().equals(columnName)).findFirst()
-          .orElseThrow(() -> new ValidationException(subject + "column '" + columnName + "' is not in the dataset"
+          .orElseThrow(() -> new KtkValidationException(subject + "column '" + columnName + "' is not in the dataset"
               + " (columns: " + snapshot.schema().getFields().stream().map(Field::getName)
                   .collect(Collectors.joining(", ")) + ")"));
       LogicalType type = declared.getTypeAt(i);
       String expected = CubeTable.readableType(subject, column);
       if (!type.copy(true).asSummaryString().equals(expected)) {
-        throw new ValidationException(subject + "column '" + columnName + "' is declared " + type
+        throw new KtkValidationException(subject + "column '" + columnName + "' is declared " + type
             + ", but the dataset holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
             + expected);
       }
       if (!type.isNullable() && column.isNullable() && !keyNames.contains(columnName)) {
-        throw new ValidationException(subject + "column '" + columnName + "' is declared NOT NULL, but the dataset's"
+        throw new KtkValidationException(subject + "column '" + columnName + "' is declared NOT NULL, but the dataset's"
             + " schema allows nulls in it; only partition columns " + keyNames + " and columns without nulls may be"
             + " NOT NULL");
       }
@@ -90,12 +90,12 @@ record DatasetTable(
     }
     if (!partitionKeys.isEmpty()) {
       if (!partitionKeys.equals(keyNames)) {
-        throw new ValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the dataset's"
+        throw new KtkValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the dataset's"
             + " partition columns " + keyNames + "; name them all, in order, or leave out PARTITIONED BY");
       }
       for (Field column : snapshot.partitionKeys()) {
         if (!PartitionStrings.supports(column.getType())) {
-          throw new ValidationException(subject + "partition column '" + column.getName() + "' has type "
+          throw new KtkValidationException(subject + "partition column '" + column.getName() + "' has type "
               + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
               + " PARTITIONED BY (filters on the column are still pushed down)");
         }
@@ -115,8 +115,8 @@ record DatasetTable(
   }
 
   @Override
-  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where) {
+  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
     return KartothekDatasetSource.builder(storeUrl, dataset).storeOptions(storeOptions).version(version)
-        .query(DatasetQuery.builder().columns(columns).where(where).build()).build();
+        .query(DatasetQuery.builder().columns(columns).where(where).build()).limit(limit).build();
   }
 }

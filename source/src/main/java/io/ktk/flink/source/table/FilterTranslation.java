@@ -1,8 +1,8 @@
 package io.ktk.flink.source.table;
 
+import io.ktk.flink.source.query.ComparisonOperator;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.Literal;
-import io.ktk.flink.source.query.Operator;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -101,7 +101,7 @@ final class FilterTranslation {
       }
       return in(field.getName(), args.subList(1, args.size()));
     }
-    Operator operator = operator(function);
+    ComparisonOperator operator = operator(function);
     if (operator == null || args.size() != 2) {
       return null;
     }
@@ -122,10 +122,10 @@ final class FilterTranslation {
     return new Translated(List.of(Condition.eq(column.getName(), value)), true);
   }
 
-  private Translated comparison(String name, Operator operator, ValueLiteralExpression literal) {
+  private Translated comparison(String name, ComparisonOperator operator, ValueLiteralExpression literal) {
     Field column = columns.get(name);
     Kind kind = column == null ? Kind.NONE : kind(column.getType());
-    if (kind == Kind.NONE || kind == Kind.EQUALITY_ONLY && operator != Operator.EQ && operator != Operator.NE) {
+    if (kind == Kind.NONE || kind == Kind.EQUALITY_ONLY && operator != ComparisonOperator.EQ && operator != ComparisonOperator.NE) {
       return null;
     }
     Object value = value(column.getType(), literal);
@@ -276,29 +276,29 @@ final class FilterTranslation {
     return null;
   }
 
-  private static Operator operator(FunctionDefinition function) {
+  private static ComparisonOperator operator(FunctionDefinition function) {
     if (function == BuiltInFunctionDefinitions.EQUALS) {
-      return Operator.EQ;
+      return ComparisonOperator.EQ;
     } else if (function == BuiltInFunctionDefinitions.NOT_EQUALS) {
-      return Operator.NE;
+      return ComparisonOperator.NE;
     } else if (function == BuiltInFunctionDefinitions.LESS_THAN) {
-      return Operator.LT;
+      return ComparisonOperator.LT;
     } else if (function == BuiltInFunctionDefinitions.LESS_THAN_OR_EQUAL) {
-      return Operator.LE;
+      return ComparisonOperator.LE;
     } else if (function == BuiltInFunctionDefinitions.GREATER_THAN) {
-      return Operator.GT;
+      return ComparisonOperator.GT;
     } else if (function == BuiltInFunctionDefinitions.GREATER_THAN_OR_EQUAL) {
-      return Operator.GE;
+      return ComparisonOperator.GE;
     }
     return null;
   }
 
-  private static Operator swapped(Operator operator) {
+  private static ComparisonOperator swapped(ComparisonOperator operator) {
     return switch (operator) {
-      case LT -> Operator.GT;
-      case LE -> Operator.GE;
-      case GT -> Operator.LT;
-      case GE -> Operator.LE;
+      case LT -> ComparisonOperator.GT;
+      case LE -> ComparisonOperator.GE;
+      case GT -> ComparisonOperator.LT;
+      case GE -> ComparisonOperator.LE;
       default -> operator;
     };
   }

@@ -3,8 +3,8 @@ package io.ktk.flink.source.planner;
 import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Plans of the cube-query seed's walk-through and of the rules the seed leaves to the implementation. */
+/** Plans of the walk-through of Kartothek's query system and of the rules it leaves to the implementation. */
 class CubePlannerTest {
   private static final Field P = field("P", new ArrowType.Int(64, true));
   private static final Field Q = field("Q", new ArrowType.Int(64, true));

@@ -3,14 +3,14 @@ package io.ktk.flink.source.planner;
 import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
@@ -47,7 +47,7 @@ class CubeSnapshotTransactionTest {
 
     // A job's checkpoint 7: the seed is committed as part of the cube transaction, the enrichment not yet.
     CommitLog seed = CommitLog.open(store, "sales++seed", CommitLogOptions.DEFAULTS);
-    seed.commit(CommitRequest.append(List.of("p"), new Schema(List.of(P, X, V)),
+    seed.commit(DatasetChange.append(List.of("p"), new Schema(List.of(P, X, V)),
             List.of(new DataFile("p=2/00000000000000000000000000000007", 1, 100, new Schema(List.of(X, V)))))
         .withWriter("job", 7).withCubeTransaction("sales"));
 
@@ -56,7 +56,7 @@ class CubeSnapshotTransactionTest {
     assertThat(rows(store, pinned)).containsExactly(row(1L, 1L, 10L, 100L), row(1L, 2L, 20L, null));
 
     CommitLog enrich = CommitLog.open(store, "sales++enrich", CommitLogOptions.DEFAULTS);
-    enrich.commit(CommitRequest.append(List.of("p"), new Schema(List.of(P, X, W)),
+    enrich.commit(DatasetChange.append(List.of("p"), new Schema(List.of(P, X, W)),
             List.of(new DataFile("p=2/00000000000000000000000000000008", 1, 100, new Schema(List.of(X, W)))))
         .withWriter("job", 7).withCubeTransaction("sales"));
     assertThat(CubeSnapshot.latest(store, "sales").versions()).as("not recorded yet").containsExactly(

@@ -4,9 +4,9 @@ import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
-import io.ktk.flink.source.reader.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;

@@ -14,7 +14,7 @@ class ConditionParserTest {
     List<Condition> conditions = ConditionParser.parse("x == 1 and y in (1, 2) and 0 <= z < 10");
 
     assertThat(conditions).containsExactly(
-        new Condition.Comparison("x", Operator.EQ, new Literal.Number("1")),
+        new Condition.Comparison("x", ComparisonOperator.EQ, new Literal.Number("1")),
         new Condition.In("y", List.of(new Literal.Number("1"), new Literal.Number("2"))),
         new Condition.Interval("z", new Literal.Number("0"), true, new Literal.Number("10"), false));
   }
@@ -26,23 +26,23 @@ class ConditionParserTest {
             + " and h IN ('2024-01-01') and `odd name` == null");
 
     assertThat(conditions).containsExactly(
-        new Condition.Comparison("a", Operator.NE, new Literal.Text("it's")),
-        new Condition.Comparison("b", Operator.LT, new Literal.Number("-1.5e3")),
-        new Condition.Comparison("c", Operator.LE, new Literal.Text("d")),
-        new Condition.Comparison("d", Operator.GT, new Literal.Word("nan")),
-        new Condition.Comparison("e", Operator.GE, new Literal.Word("-inf")),
-        new Condition.Comparison("f", Operator.EQ, new Literal.Word("true")),
-        new Condition.Comparison("g", Operator.EQ, new Literal.Bytes(HexFormat.of().parseHex("0aff"))),
+        new Condition.Comparison("a", ComparisonOperator.NE, new Literal.Text("it's")),
+        new Condition.Comparison("b", ComparisonOperator.LT, new Literal.Number("-1.5e3")),
+        new Condition.Comparison("c", ComparisonOperator.LE, new Literal.Text("d")),
+        new Condition.Comparison("d", ComparisonOperator.GT, new Literal.Word("nan")),
+        new Condition.Comparison("e", ComparisonOperator.GE, new Literal.Word("-inf")),
+        new Condition.Comparison("f", ComparisonOperator.EQ, new Literal.Word("true")),
+        new Condition.Comparison("g", ComparisonOperator.EQ, new Literal.Bytes(HexFormat.of().parseHex("0aff"))),
         new Condition.In("h", List.of(new Literal.Text("2024-01-01"))),
-        new Condition.Comparison("odd name", Operator.EQ, Literal.Null.INSTANCE));
+        new Condition.Comparison("odd name", ComparisonOperator.EQ, Literal.Null.INSTANCE));
   }
 
   @Test
   void literalFirstComparisonsAndDescendingIntervalsAreNormalized() {
     assertThat(ConditionParser.parse("1 < x")).containsExactly(
-        new Condition.Comparison("x", Operator.GT, new Literal.Number("1")));
+        new Condition.Comparison("x", ComparisonOperator.GT, new Literal.Number("1")));
     assertThat(ConditionParser.parse("'a' == s")).containsExactly(
-        new Condition.Comparison("s", Operator.EQ, new Literal.Text("a")));
+        new Condition.Comparison("s", ComparisonOperator.EQ, new Literal.Text("a")));
     assertThat(ConditionParser.parse("10 > z >= 0")).containsExactly(
         new Condition.Interval("z", new Literal.Number("0"), true, new Literal.Number("10"), false));
     assertThat(ConditionParser.parse("0 < z <= 10")).containsExactly(

@@ -38,6 +38,42 @@ class TypedConditionTest {
     return TypedCondition.resolve(ConditionParser.parse(text).get(0), column, "cube 'c'");
   }
 
+  private static TypedCondition kartothek(String text, Field column) {
+    return TypedCondition.resolve(ConditionParser.parse(text).get(0), column, "cube 'c'", QuerySemantics.KARTOTHEK);
+  }
+
+  @Test
+  void nullFailsEveryOperatorIncludingNotEqualAndNaNIsAValueAboveInfinity() {
+    assertThat(typed("v != 2.5", DOUBLE).test(null)).isFalse();
+    assertThat(typed("s != 'a'", STRING).test(null)).isFalse();
+    assertThat(typed("v > 0.5", DOUBLE).test(Double.NaN)).isTrue();
+    assertThat(typed("v > inf", DOUBLE).test(Double.NaN)).isTrue();
+    assertThat(typed("v == nan", DOUBLE).test(Double.NaN)).isTrue();
+  }
+
+  @Test
+  void withKartothekSemanticsNullAndNaNAreMissingWhichOnlyNotEqualKeeps() {
+    assertThat(kartothek("v != 2.5", DOUBLE).test(null)).isTrue();
+    assertThat(kartothek("v != 2.5", DOUBLE).test(Double.NaN)).isTrue();
+    assertThat(kartothek("s != 'a'", STRING).test(null)).isTrue();
+    assertThat(kartothek("v > 0.5", DOUBLE).test(Double.NaN)).isFalse();
+    assertThat(kartothek("v < 0.5", DOUBLE).test(Double.NaN)).isFalse();
+    assertThat(kartothek("v in (1, 2)", DOUBLE).test(Double.NaN)).isFalse();
+    assertThat(kartothek("0 <= v < 10", DOUBLE).test(null)).isFalse();
+    assertThat(kartothek("n == 1", INT).test(null)).isFalse();
+    assertThat(kartothek("v > 0.5", DOUBLE).test(0.7)).isTrue();
+    assertThat(kartothek("v != 2.5", DOUBLE).test(2.5)).isFalse();
+  }
+
+  @Test
+  void withKartothekSemanticsANaNLiteralIsRefusedAsKartothekRefusesANullLiteral() {
+    assertThatThrownBy(() -> kartothek("v in (1, nan)", DOUBLE))
+        .isInstanceOf(InvalidQueryException.class)
+        .hasMessage("Cannot query cube 'c': condition `v in (1, nan)` compares column 'v' of type double with nan,"
+            + " which Kartothek semantics take as a missing value (pandas) and refuse, as Kartothek 5.3 refuses a NULL"
+            + " literal; without Kartothek semantics NaN is a value that equals NaN");
+  }
+
   @Test
   void textLiteralsAreTypedByTheirColumn() {
     assertThat(typed("day == '2024-01-31'", DATE).admittedValues()).containsExactly(LocalDate.of(2024, 1, 31));

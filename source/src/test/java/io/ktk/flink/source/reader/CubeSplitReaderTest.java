@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.state.metadata.CubeSpec;

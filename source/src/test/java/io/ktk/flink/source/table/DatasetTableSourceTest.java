@@ -9,7 +9,7 @@ import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.dataset.DatasetScanPlan;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.source.testing.SqlTables;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -152,7 +152,7 @@ class DatasetTableSourceTest {
 
   private void assertPlanningFails(String sql, String... messageParts) {
     assertThatThrownBy(() -> tables.explainSql(sql))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString().contains(messageParts));
   }
 

@@ -4,12 +4,12 @@ import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.query.CubeQuery;
-import io.ktk.flink.source.reader.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.source.testing.SqlTables;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
@@ -181,7 +181,7 @@ class KartothekTableSourceTest {
 
   private void assertPlanningFails(String sql, String... messageParts) {
     assertThatThrownBy(() -> tables.explainSql(sql))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, ValidationException.class)).get()
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString().contains(messageParts));
   }
 

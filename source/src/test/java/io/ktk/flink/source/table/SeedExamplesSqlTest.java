@@ -24,9 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The three examples of the cube-query seed ({@code kartothek-cube-query.txt}, "Examples") asked in
- * SQL; the results are the seed's tables (null where the seed shows NaN for a missing enrichment).
- * The cubes are those of {@code reader.SeedExamplesTest}: partition column {@code part = P % 2}.
+ * The three examples of Kartothek's query system documentation ("Examples") asked in SQL; the
+ * results are its tables (null where it shows NaN for a missing enrichment).
+ * The cubes are those of {@code engine.SeedExamplesTest}: partition column {@code part = P % 2}.
  */
 class SeedExamplesSqlTest {
   @RegisterExtension

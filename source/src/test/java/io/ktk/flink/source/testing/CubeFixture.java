@@ -2,11 +2,12 @@ package io.ktk.flink.source.testing;
 
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.CommitRequest;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -60,7 +61,9 @@ public final class CubeFixture {
 
   /**
    * A dataset of the cube with {@code schema} (partition columns included; rows are given in its
-   * field order) and secondary indices on {@code indexColumns}.
+   * field order) and secondary indices on {@code indexColumns}. It is partitioned by the cube's
+   * partition columns that {@code schema} has, in the schema's order (all of them for the seed; an
+   * enrichment may have some only, as Kartothek allows).
    */
   public DatasetWriter dataset(String id, Schema schema, String... indexColumns) throws IOException {
     return new DatasetWriter(id, schema, List.of(indexColumns));
@@ -82,7 +85,8 @@ public final class CubeFixture {
       this.id = id;
       this.schema = schema;
       this.indexColumns = indexColumns;
-      this.partitionKeys = spec.partitionColumns().stream().map(schema::findField).toList();
+      this.partitionKeys = schema.getFields().stream().filter(f -> spec.partitionColumns().contains(f.getName()))
+          .toList();
       this.physical = new Schema(schema.getFields().stream()
           .filter(f -> !spec.partitionColumns().contains(f.getName())).toList());
       this.log = CommitLog.open(store, spec.datasetUuid(id), CommitLogOptions.DEFAULTS);
@@ -108,7 +112,7 @@ public final class CubeFixture {
     /** Commits one file per entry: file id to rows (all of one partition). */
     public DatasetWriter commitFiles(Map<String, List<List<Object>>> filesById) throws IOException {
       List<DataFile> files = new ArrayList<>();
-      Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
+      Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
       indexColumns.forEach(column -> index.put(column, new LinkedHashMap<>()));
       List<WrittenFile> pending = new ArrayList<>();
       for (Map.Entry<String, List<List<Object>>> e : filesById.entrySet()) {
@@ -141,7 +145,7 @@ public final class CubeFixture {
           for (List<Object> row : rows) {
             Object value = row.get(position);
             if (value != null) {
-              List<String> labels = index.get(column).computeIfAbsent(value, v -> new ArrayList<>());
+              List<String> labels = index.get(column).computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>());
               if (!labels.contains(label.toString())) {
                 labels.add(label.toString());
               }
@@ -150,7 +154,7 @@ public final class CubeFixture {
         }
         pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
       }
-      CommitRequest request = CommitRequest.append(spec.partitionColumns(), schema, files)
+      DatasetChange request = DatasetChange.append(partitionKeys.stream().map(Field::getName).toList(), schema, files)
           .withIndex(indexColumns, index)
           .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
       long version = log.commit(request).version();

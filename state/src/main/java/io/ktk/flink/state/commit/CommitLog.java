@@ -3,7 +3,7 @@ package io.ktk.flink.state.commit;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -135,11 +135,11 @@ public final class CommitLog {
   /**
    * Commits a change as the next version.
    *
-   * @throws io.ktk.flink.state.ValidationException the change is invalid against the dataset
+   * @throws io.ktk.flink.state.KtkValidationException the change is invalid against the dataset
    * @throws CommitConflictException more than {@code maxAttempts} versions were lost to others
    * @throws CommitStateUnknownException the store failed and it is unknown whether the commit landed
    */
-  public CommitResult commit(CommitRequest request) throws IOException {
+  public CommitResult commit(DatasetChange request) throws IOException {
     requireNonNull(request, "request is null");
     adoptForeignChanges();
     return commitChange(request);
@@ -158,7 +158,7 @@ public final class CommitLog {
       return -1;
     }
     for (int attempt = 1; ; attempt++) {
-      Optional<CommitRequest> adoption = viewCheck.check(store, state, reader);
+      Optional<DatasetChange> adoption = viewCheck.check(store, state, reader);
       if (adoption.isEmpty()) {
         return -1;
       }
@@ -167,7 +167,7 @@ public final class CommitLog {
         LOG.info("Dataset '{}' in {}: adopted another writer's change to the published view as version {}", uuid,
             store.url(), result.version());
         return result.version();
-      } catch (ValidationException | RewriteConflictException e) {
+      } catch (KtkValidationException | RewriteConflictException e) {
         // Another writer of this project adopted the same change first: look again.
         if (attempt >= 3) {
           throw e;
@@ -182,7 +182,7 @@ public final class CommitLog {
     return viewCheck;
   }
 
-  private CommitResult commitChange(CommitRequest request) throws IOException {
+  private CommitResult commitChange(DatasetChange request) throws IOException {
     for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
       if (request.checkpointId().isPresent()
           && state.hasCommitted(request.writerId(), request.checkpointId().getAsLong())) {
@@ -211,7 +211,7 @@ public final class CommitLog {
    * added: anything else would be acknowledged as a replay and its rows lost. (Older checkpoints
    * of the writer are not checked: the log keeps only the latest one's first file.)
    */
-  private void checkIsReplay(CommitRequest request) {
+  private void checkIsReplay(DatasetChange request) {
     long checkpoint = request.checkpointId().getAsLong();
     String writer = request.writerId();
     String committedFirst = state.checkpointFirstFile(writer);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ public final class DatasetState {
   /** Per label, the version that added the file; absent when unknown (snapshots written before it was kept). */
   private final Map<String, Long> addedIn = new HashMap<>();
   /** Per index column, per value (binary values as ByteBuffer), the labels holding it. */
-  private final Map<String, Map<Object, TreeSet<String>>> indices = new TreeMap<>();
+  private final Map<String, Map<IndexValue, TreeSet<String>>> indices = new TreeMap<>();
   private final Map<String, JsonNode> metadata = new TreeMap<>();
   private final Map<String, Long> checkpoints = new TreeMap<>();
   /**
@@ -52,7 +53,7 @@ public final class DatasetState {
   private final Map<String, Long> removedIn = new HashMap<>();
   /** The oldest version that can still be read; versions before it are expired. */
   private long retainedFrom;
-  /** The version of the latest {@link Operation#REWRITE} (compaction), -1 if none, and its time. */
+  /** The version of the latest {@link LogOperation#REWRITE} (compaction), -1 if none, and its time. */
   private long lastRewriteVersion = -1;
   private Instant lastRewriteTime;
   /** Per index column, the version that last changed it; not persisted (a restored state says its own version). */
@@ -99,7 +100,7 @@ public final class DatasetState {
   }
 
   /**
-   * The version whose entry added the file {@code label} (for a file a {@link Operation#REWRITE}
+   * The version whose entry added the file {@code label} (for a file a {@link LogOperation#REWRITE}
    * added: the version of the newest rows it holds), or -1 when unknown (a snapshot written before
    * this was recorded). Orders the files of a partition by when their rows were written: readers
    * that find a cell in several files keep the row of the file written last.
@@ -109,7 +110,7 @@ public final class DatasetState {
   }
 
   /**
-   * The oldest version a reader may ask for: {@link Operation#EXPIRE} entries move it forward, and
+   * The oldest version a reader may ask for: {@link LogOperation#EXPIRE} entries move it forward, and
    * the entries and snapshots of earlier versions may be gone. 0 while nothing expired.
    */
   public long retainedFrom() {
@@ -149,14 +150,14 @@ public final class DatasetState {
     return labels;
   }
 
-  /** One secondary index: value (binary as {@code byte[]}) to the labels holding it, sorted. */
-  public Map<Object, List<String>> index(String column) {
-    Map<Object, TreeSet<String>> index = indices.get(column);
+  /** One secondary index: value to the labels holding it, sorted. */
+  public Map<IndexValue, List<String>> index(String column) {
+    Map<IndexValue, TreeSet<String>> index = indices.get(column);
     if (index == null) {
       return Map.of();
     }
-    Map<Object, List<String>> copy = new LinkedHashMap<>();
-    index.forEach((value, labels) -> copy.put(fromMapKey(value), List.copyOf(labels)));
+    Map<IndexValue, List<String>> copy = new LinkedHashMap<>();
+    index.forEach((value, labels) -> copy.put(value, List.copyOf(labels)));
     return copy;
   }
 
@@ -165,9 +166,9 @@ public final class DatasetState {
    * byte[]}) and its labels, sorted, without copying the index.
    */
   public void forEachIndexValue(String column, java.util.function.BiConsumer<Object, Collection<String>> action) {
-    Map<Object, TreeSet<String>> index = indices.get(column);
+    Map<IndexValue, TreeSet<String>> index = indices.get(column);
     if (index != null) {
-      index.forEach((value, labels) -> action.accept(fromMapKey(value), Collections.unmodifiableSet(labels)));
+      index.forEach((value, labels) -> action.accept(value.value(), Collections.unmodifiableSet(labels)));
     }
   }
 
@@ -246,19 +247,18 @@ public final class DatasetState {
       files.put(file.label(), file);
       addedIn.put(file.label(), entry.sequences().getOrDefault(file.label(), entry.version()));
     }
-    if (entry.operation() == Operation.REWRITE) {
+    if (entry.operation() == LogOperation.REWRITE) {
       lastRewriteVersion = entry.version();
       lastRewriteTime = entry.timestamp();
     }
-    if (entry.operation() == Operation.EXPIRE) {
+    if (entry.operation() == LogOperation.EXPIRE) {
       retainedFrom = Math.max(retainedFrom, entry.retainFrom());
       removedIn.values().removeIf(removedAt -> removedAt <= retainedFrom);
     }
     entry.index().forEach((column, values) -> {
       indexChangedAt.put(column, entry.version());
-      Map<Object, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
-      values.forEach((value, labels) ->
-          index.computeIfAbsent(toMapKey(value), v -> new TreeSet<>()).addAll(labels));
+      Map<IndexValue, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
+      values.forEach((value, labels) -> index.computeIfAbsent(value, v -> new TreeSet<>()).addAll(labels));
     });
     for (String column : entry.indexColumns()) {
       indices.computeIfAbsent(column, c -> new HashMap<>());
@@ -295,7 +295,7 @@ public final class DatasetState {
   }
 
   private void removeFromIndices(Set<String> removed) {
-    for (Map<Object, TreeSet<String>> index : indices.values()) {
+    for (Map<IndexValue, TreeSet<String>> index : indices.values()) {
       index.values().removeIf(labels -> {
         labels.removeAll(removed);
         return labels.isEmpty();
@@ -318,7 +318,7 @@ public final class DatasetState {
     copy.lastRewriteVersion = lastRewriteVersion;
     copy.lastRewriteTime = lastRewriteTime;
     indices.forEach((column, index) -> {
-      Map<Object, TreeSet<String>> indexCopy = new HashMap<>();
+      Map<IndexValue, TreeSet<String>> indexCopy = new HashMap<>();
       index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
       copy.indices.put(column, indexCopy);
     });
@@ -339,7 +339,7 @@ public final class DatasetState {
       Schema schema,
       List<DataFile> files,
       Map<String, Long> addedIn,
-      Map<String, Map<Object, List<String>>> indices,
+      Map<String, Map<IndexValue, List<String>>> indices,
       Map<String, JsonNode> metadata,
       Map<String, Long> checkpoints,
       Map<String, String> checkpointFirstFiles,
@@ -362,8 +362,8 @@ public final class DatasetState {
       }
     });
     indices.forEach((column, values) -> {
-      Map<Object, TreeSet<String>> index = new HashMap<>();
-      values.forEach((value, labels) -> index.put(toMapKey(value), new TreeSet<>(labels)));
+      Map<IndexValue, TreeSet<String>> index = new HashMap<>();
+      values.forEach((value, labels) -> index.put(value, new TreeSet<>(labels)));
       state.indices.put(column, index);
     });
     state.metadata.putAll(metadata);
@@ -383,20 +383,6 @@ public final class DatasetState {
     });
     state.indices.keySet().forEach(column -> state.indexChangedAt.put(column, version));
     return state;
-  }
-
-  /** Binary values are compared by content in maps. */
-  private static Object toMapKey(Object value) {
-    return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes.clone()).asReadOnlyBuffer() : value;
-  }
-
-  private static Object fromMapKey(Object value) {
-    if (value instanceof ByteBuffer buffer) {
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.duplicate().get(bytes);
-      return bytes;
-    }
-    return value;
   }
 
   @Override

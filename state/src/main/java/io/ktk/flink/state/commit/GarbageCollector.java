@@ -2,7 +2,7 @@ package io.ktk.flink.state.commit;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.store.ObjectInfo;
@@ -64,7 +64,7 @@ public final class GarbageCollector {
    * Collects the garbage of dataset {@code uuid}.
    *
    * @param force accept a safety age below {@link #MIN_SAFETY_AGE}
-   * @throws ValidationException when the safety age is below the floor without {@code force}, or the
+   * @throws KtkValidationException when the safety age is below the floor without {@code force}, or the
    *     dataset has neither a log nor a published view
    */
   public static Result collect(ObjectStore store, String uuid, Duration safetyAge, Instant now, boolean dryRun,
@@ -75,7 +75,7 @@ public final class GarbageCollector {
           + safetyAge + " is negative");
     }
     if (safetyAge.compareTo(MIN_SAFETY_AGE) < 0 && !force) {
-      throw new ValidationException("Cannot collect garbage of dataset '" + uuid + "' in " + store.url()
+      throw new KtkValidationException("Cannot collect garbage of dataset '" + uuid + "' in " + store.url()
           + " with a safety age of " + safetyAge + ": it is below the floor of " + MIN_SAFETY_AGE
           + ". Files a running writer wrote but has not committed yet (for up to a checkpoint interval) would "
           + "be deleted, and its next commit would fail for want of them. Use an age longer than the longest "
@@ -128,7 +128,7 @@ public final class GarbageCollector {
     }
     if (!state.exists()) {
       // Without a log or a published view everything would look unreferenced: refuse.
-      throw new ValidationException("Cannot collect garbage of dataset '" + uuid + "' in " + store.url()
+      throw new KtkValidationException("Cannot collect garbage of dataset '" + uuid + "' in " + store.url()
           + ": it has neither a commit log nor plateau metadata");
     }
     for (DataFile file : state.files().values()) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.Zstd;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -49,8 +50,8 @@ final class LogCodec {
       root.put("cube_transaction", entry.cubeTransaction());
     }
     root.put("operation", entry.operation().jsonName());
-    if (!entry.partitionKeys().isEmpty() || entry.operation() == Operation.CREATE
-        || entry.operation() == Operation.ADOPT) {
+    if (!entry.partitionKeys().isEmpty() || entry.operation() == LogOperation.CREATE
+        || entry.operation() == LogOperation.ADOPT) {
       stringArray(root.putArray("partition_keys"), entry.partitionKeys());
     }
     if (!entry.indexColumns().isEmpty()) {
@@ -89,7 +90,7 @@ final class LogCodec {
     JsonNode root = parse(data, location);
     checkFormat(root, ENTRY_FORMAT, location);
     long version = requiredLong(root, "version", location);
-    Operation operation = Operation.fromJsonName(requiredText(root, "operation", location));
+    LogOperation operation = LogOperation.fromJsonName(requiredText(root, "operation", location));
     if (operation == null) {
       throw corrupt(location, "unknown operation '" + root.get("operation").asText() + "'");
     }
@@ -213,7 +214,7 @@ final class LogCodec {
     return files;
   }
 
-  private static ObjectNode indicesJson(Map<String, Map<Object, List<String>>> indices, Schema schema) {
+  private static ObjectNode indicesJson(Map<String, Map<IndexValue, List<String>>> indices, Schema schema) {
     ObjectNode node = JSON.createObjectNode();
     indices.forEach((column, values) -> {
       Field field = schema == null ? null : schema.findField(column);
@@ -224,21 +225,21 @@ final class LogCodec {
       ArrayNode array = node.putArray(column);
       values.forEach((value, labels) -> {
         ArrayNode pair = array.addArray();
-        pair.add(LogValues.toJson(field.getType(), value));
+        pair.add(LogValues.toJson(field.getType(), value.value()));
         stringArray(pair.addArray(), labels);
       });
     });
     return node;
   }
 
-  private static Map<String, Map<Object, List<String>>> readIndices(JsonNode node, Schema schema, String location) {
+  private static Map<String, Map<IndexValue, List<String>>> readIndices(JsonNode node, Schema schema, String location) {
     if (node == null) {
       return Map.of();
     }
-    Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> indices = new LinkedHashMap<>();
     node.fields().forEachRemaining(e -> {
       String column = e.getKey();
-      Map<Object, List<String>> values = new LinkedHashMap<>();
+      Map<IndexValue, List<String>> values = new LinkedHashMap<>();
       if (!e.getValue().isEmpty()) {
         Field field = schema == null ? null : findField(schema, column);
         if (field == null) {
@@ -248,7 +249,8 @@ final class LogCodec {
           if (!pair.isArray() || pair.size() != 2) {
             throw corrupt(location, "index '" + column + "' holds " + pair + " instead of [value, [labels]]");
           }
-          values.put(LogValues.fromJson(field.getType(), pair.get(0), location), strings(pair.get(1), location));
+          IndexValue value = IndexValue.of(LogValues.fromJson(field.getType(), pair.get(0), location));
+          values.put(value, strings(pair.get(1), location));
         }
       }
       indices.put(column, values);

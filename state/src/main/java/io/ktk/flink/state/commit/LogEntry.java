@@ -3,6 +3,7 @@ package io.ktk.flink.state.commit;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +31,13 @@ public record LogEntry(
     Instant timestamp,
     String writerId,
     OptionalLong checkpointId,
-    Operation operation,
+    LogOperation operation,
     List<String> partitionKeys,
     List<String> indexColumns,
     Schema schema,
     List<DataFile> added,
     List<String> removed,
-    Map<String, Map<Object, List<String>>> index,
+    Map<String, Map<IndexValue, List<String>>> index,
     Map<String, JsonNode> metadata,
     String cubeTransaction,
     Map<String, Long> sequences,
@@ -56,7 +57,7 @@ public record LogEntry(
     index = Map.copyOf(index);
     metadata = Map.copyOf(metadata);
     sequences = Map.copyOf(sequences);
-    if (operation == Operation.REWRITE) {
+    if (operation == LogOperation.REWRITE) {
       for (DataFile file : added) {
         Long sequence = sequences.get(file.label());
         if (sequence == null || sequence < 0 || sequence >= version) {
@@ -67,7 +68,7 @@ public record LogEntry(
     } else if (!sequences.isEmpty()) {
       throw new IllegalArgumentException("sequences are given for a " + operation.jsonName());
     }
-    if ((operation == Operation.EXPIRE) != (retainFrom >= 0) || retainFrom > version) {
+    if ((operation == LogOperation.EXPIRE) != (retainFrom >= 0) || retainFrom > version) {
       throw new IllegalArgumentException("retain_from " + retainFrom + " for a " + operation.jsonName()
           + " of version " + version);
     }
@@ -80,9 +81,9 @@ public record LogEntry(
   }
 
   /** An entry that is no part of a cube transaction. */
-  public LogEntry(long version, Instant timestamp, String writerId, OptionalLong checkpointId, Operation operation,
+  public LogEntry(long version, Instant timestamp, String writerId, OptionalLong checkpointId, LogOperation operation,
       List<String> partitionKeys, List<String> indexColumns, Schema schema, List<DataFile> added,
-      List<String> removed, Map<String, Map<Object, List<String>>> index, Map<String, JsonNode> metadata) {
+      List<String> removed, Map<String, Map<IndexValue, List<String>>> index, Map<String, JsonNode> metadata) {
     this(version, timestamp, writerId, checkpointId, operation, partitionKeys, indexColumns, schema, added, removed,
         index, metadata, null, Map.of(), -1);
   }

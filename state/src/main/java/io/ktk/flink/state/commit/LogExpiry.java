@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Bounds a dataset's log: versions older than a retention, beyond the last few, expire. Expiry
- * commits an {@link Operation#EXPIRE} entry naming the oldest version kept (from then on, readers
+ * commits an {@link LogOperation#EXPIRE} entry naming the oldest version kept (from then on, readers
  * asking for an older one get {@link VersionExpiredException}, and files only expired versions held
  * become garbage for {@link GarbageCollector}), writes a snapshot of that oldest version if it has
  * none, then deletes the entries and snapshots before it and the index files that superseded
@@ -87,7 +87,7 @@ public final class LogExpiry {
     long expireVersion = -1;
     if (retainFrom > latest.retainedFrom() && !dryRun) {
       writeSnapshotIfMissing(log, retainFrom);
-      expireVersion = log.commit(CommitRequest.expire(retainFrom)).version();
+      expireVersion = log.commit(DatasetChange.expire(retainFrom)).version();
       LOG.info("Dataset '{}' in {}: versions before {} expired (version {})", uuid, store.url(), retainFrom,
           expireVersion);
     }

@@ -6,8 +6,10 @@ import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.metadata.IndexReference;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionValues;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.types.TypeNormalization;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,7 +41,8 @@ final class PlateauImport {
     }
     DatasetMetadata metadata = published.get();
     String location = store.url() + DatasetKeys.metadataJsonKey(uuid);
-    Schema schema = CommonMetadataFile.read(store, DatasetKeys.commonMetadataKey(uuid));
+    // Normalized like every committed schema: plateau's naive timestamp[ns] becomes timestamp[us].
+    Schema schema = TypeNormalization.normalize(CommonMetadataFile.read(store, DatasetKeys.commonMetadataKey(uuid)));
     List<DataFile> files = new ArrayList<>();
     metadata.fileKeys().forEach((label, key) -> {
       DataFile file = new DataFile(label, -1, -1, null);
@@ -49,7 +52,7 @@ final class PlateauImport {
       }
       files.add(file);
     });
-    Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> indices = new LinkedHashMap<>();
     for (Map.Entry<String, IndexReference> index : metadata.indices().entrySet()) {
       String column = index.getKey();
       Field field = schema.getFields().stream().filter(f -> f.getName().equals(column)).findFirst()
@@ -60,20 +63,24 @@ final class PlateauImport {
       }
       indices.put(column, readIndex(store, uuid, field, index.getValue()));
     }
-    LogEntry entry = new LogEntry(0, now, null, OptionalLong.empty(), Operation.ADOPT, metadata.partitionKeys(),
+    LogEntry entry = new LogEntry(0, now, null, OptionalLong.empty(), LogOperation.ADOPT, metadata.partitionKeys(),
         List.copyOf(indices.keySet()), schema, files, List.of(), indices, metadata.metadata());
     return Optional.of(entry);
   }
 
-  private static Map<Object, List<String>> readIndex(ObjectStore store, String uuid, Field field, IndexReference ref)
+  private static Map<IndexValue, List<String>> readIndex(
+      ObjectStore store, String uuid, Field field, IndexReference ref)
       throws IOException {
     if (ref instanceof IndexReference.External external) {
-      return IndexFile.read(store, external.key(), field.getName(), field.getType());
+      Map<IndexValue, List<String>> read = new LinkedHashMap<>();
+      IndexFile.read(store, external.key(), field.getName(), field.getType())
+          .forEach((value, labels) -> read.put(IndexValue.of(value), labels));
+      return read;
     }
     // Embedded indices hold values as the strings Python's str() gives; type them as partition values are.
-    Map<Object, List<String>> typed = new LinkedHashMap<>();
+    Map<IndexValue, List<String>> typed = new LinkedHashMap<>();
     ((IndexReference.Embedded) ref).labelsByValue().forEach((text, labels) -> typed.put(
-        PartitionValues.decode(uuid, field, PartitionValues.encode(STRING, text)), labels));
+        IndexValue.of(PartitionValues.decode(uuid, field, PartitionValues.encode(STRING, text))), labels));
     return typed;
   }
 }

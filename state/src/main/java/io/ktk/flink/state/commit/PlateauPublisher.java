@@ -7,10 +7,13 @@ import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadataJson;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -75,7 +78,7 @@ public final class PlateauPublisher {
       if (previous == null || previous.changedAt() != changedAt) {
         Field field = state.schema().findField(column);
         String key = DatasetKeys.indexFileKey(uuid, column, clock.instant());
-        IndexFile.write(store, key, column, field.getType(), state.index(column));
+        IndexFile.write(store, key, column, field.getType(), typedValues(state.index(column)));
         previous = new PublishedIndex(changedAt, key);
         publishedIndices.put(column, previous);
       }
@@ -98,5 +101,12 @@ public final class PlateauPublisher {
     store.put(key, json);
     // Another writer may have written the view since: only an object of our size is taken for ours.
     store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);
+  }
+
+  /** An index with its values as the typed values an index file holds. */
+  private static Map<Object, List<String>> typedValues(Map<IndexValue, List<String>> index) {
+    Map<Object, List<String>> values = new LinkedHashMap<>();
+    index.forEach((value, labels) -> values.put(value.value(), labels));
+    return values;
   }
 }

@@ -2,11 +2,12 @@ package io.ktk.flink.state.commit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectInfo;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *   <li>when it still lists exactly what this project published ({@link ViewDigest}), nothing
  *       happens;
  *   <li>when it lists files the log does not know, or lacks files plateau removed, the change is
- *       returned as an {@link Operation#ADOPT_CHANGES} request, which the caller commits as a new
+ *       returned as an {@link LogOperation#ADOPT_CHANGES} request, which the caller commits as a new
  *       version: the log takes over plateau's files, with plateau's index entries for them;
  *   <li>when it shows a log version the log does not have (entries were deleted), the log cannot be
  *       trusted and {@link CorruptDatasetException} is thrown: committing would reuse versions.
@@ -67,7 +68,7 @@ public final class PublishedViewCheck {
    *
    * @return the change to commit that adopts another writer's change to the view, if there is one
    */
-  synchronized Optional<CommitRequest> check(ObjectStore store, DatasetState latest, LogReader reader)
+  synchronized Optional<DatasetChange> check(ObjectStore store, DatasetState latest, LogReader reader)
       throws IOException {
     Optional<ObjectInfo> head = store.head(DatasetKeys.metadataJsonKey(uuid));
     if (head.isEmpty() || sameObject(head.get(), known)) {
@@ -95,7 +96,7 @@ public final class PublishedViewCheck {
       known = head.get();
       return Optional.empty();
     }
-    Optional<CommitRequest> adoption = adoption(store, latest, reader, view, Math.max(shown, 0));
+    Optional<DatasetChange> adoption = adoption(store, latest, reader, view, Math.max(shown, 0));
     if (adoption.isEmpty()) {
       known = head.get();
     }
@@ -111,15 +112,15 @@ public final class PublishedViewCheck {
    * it lists that version {@code shown} did not (minus those the log took over already or removed
    * since), and files of version {@code shown} it no longer lists that the log still holds.
    */
-  private Optional<CommitRequest> adoption(ObjectStore store, DatasetState latest, LogReader reader,
+  private Optional<DatasetChange> adoption(ObjectStore store, DatasetState latest, LogReader reader,
       DatasetMetadata view, long shown) throws IOException {
     if (!view.partitionKeys().equals(latest.partitionKeys())) {
-      throw new ValidationException("Cannot write to dataset '" + uuid + "' in " + store.url() + ": another writer "
+      throw new KtkValidationException("Cannot write to dataset '" + uuid + "' in " + store.url() + ": another writer "
           + "published it partitioned by " + view.partitionKeys() + ", but its log is partitioned by "
           + latest.partitionKeys());
     }
     if (shown < latest.retainedFrom()) {
-      throw new ValidationException("Cannot write to dataset '" + uuid + "' in " + store.url() + ": another writer "
+      throw new KtkValidationException("Cannot write to dataset '" + uuid + "' in " + store.url() + ": another writer "
           + "changed its published view, which shows log version " + shown + "; that version expired (the log "
           + "retains versions from " + latest.retainedFrom() + "), so the change cannot be told apart from "
           + "this project's later commits. Compare the view with 'ktk validate' and repair it first");
@@ -174,7 +175,7 @@ public final class PublishedViewCheck {
     Schema schema = CommonMetadataFile.read(store, DatasetKeys.commonMetadataKey(uuid));
     Set<String> addedLabels = new HashSet<>();
     added.forEach(file -> addedLabels.add(file.label()));
-    Map<String, Map<Object, List<String>>> index = new LinkedHashMap<>();
+    Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
     for (Map.Entry<String, String> viewIndex : viewIndices.entrySet()) {
       String column = viewIndex.getKey();
       boolean isNew = newIndexColumns.contains(column);
@@ -182,18 +183,18 @@ public final class PublishedViewCheck {
         continue;
       }
       Field field = schema.findField(column);
-      Map<Object, List<String>> values = new LinkedHashMap<>();
+      Map<IndexValue, List<String>> values = new LinkedHashMap<>();
       IndexFile.read(store, viewIndex.getValue(), column, field.getType()).forEach((value, labels) -> {
         List<String> kept = isNew ? labels : labels.stream().filter(addedLabels::contains).toList();
         if (!kept.isEmpty()) {
-          values.put(value, kept);
+          values.put(IndexValue.of(value), kept);
         }
       });
       index.put(column, values);
     }
     for (String column : latest.indexColumns()) {
       if (!added.isEmpty() && !index.containsKey(column)) {
-        throw new ValidationException("Cannot adopt the files another writer added to dataset '" + uuid + "' in "
+        throw new KtkValidationException("Cannot adopt the files another writer added to dataset '" + uuid + "' in "
             + store.url() + ": the dataset is indexed on column '" + column + "', but the published view has no "
             + "index of it for the " + added.size() + " files added (e.g. " + added.get(0).label() + ")");
       }
@@ -201,7 +202,7 @@ public final class PublishedViewCheck {
     LOG.info("Dataset '{}' in {}: another writer changed the published view of version {}: adopting {} files "
         + "added, {} removed{}", uuid, store.url(), shown, added.size(), removed.size(),
         newIndexColumns.isEmpty() ? "" : ", new indices on " + newIndexColumns);
-    return Optional.of(new CommitRequest(Operation.ADOPT_CHANGES, FOREIGN_WRITER, OptionalLong.empty(), List.of(),
+    return Optional.of(new DatasetChange(LogOperation.ADOPT_CHANGES, FOREIGN_WRITER, OptionalLong.empty(), List.of(),
         newIndexColumns, schema, added, Set.of(), index, Map.of(), null, removed, Map.of(), -1));
   }
 }

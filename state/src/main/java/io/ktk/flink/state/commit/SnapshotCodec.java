@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.metadata.IndexValue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -203,7 +204,7 @@ final class SnapshotCodec {
     private final List<DataFile> files = new ArrayList<>();
     private final Map<String, Long> addedIn = new HashMap<>();
     private final Map<String, Long> removed = new HashMap<>();
-    private final Map<String, Map<Object, List<String>>> indices = new LinkedHashMap<>();
+    private final Map<String, Map<IndexValue, List<String>>> indices = new LinkedHashMap<>();
     private final Map<String, JsonNode> metadata = new LinkedHashMap<>();
     private final Map<String, Long> checkpoints = new HashMap<>();
     private final Map<String, String> checkpointFirstFiles = new HashMap<>();
@@ -312,7 +313,7 @@ final class SnapshotCodec {
 
     private void readIndices() throws IOException {
       readObject("indices", column -> {
-        Map<Object, List<String>> values = new LinkedHashMap<>();
+        Map<IndexValue, List<String>> values = new LinkedHashMap<>();
         Field columnField = schema == null ? null : schema.findField(column);
         readArray(column, () -> {
           JsonNode pair = parser.readValueAsTree();
@@ -324,7 +325,7 @@ final class SnapshotCodec {
           }
           List<String> labels = new ArrayList<>(pair.get(1).size());
           pair.get(1).forEach(label -> labels.add(label.asText()));
-          values.put(LogValues.fromJson(columnField.getType(), pair.get(0), location), labels);
+          values.put(IndexValue.of(LogValues.fromJson(columnField.getType(), pair.get(0), location)), labels);
         });
         indices.put(column, values);
       });

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -69,14 +70,60 @@ public final class DatasetSnapshot {
     return new DatasetSnapshot(store, state.copy());
   }
 
-  /** Version {@code version} of dataset {@code uuid}, which must exist. */
+  /**
+   * Version {@code version} of dataset {@code uuid}, which must exist. Version 0 of a dataset
+   * without a log (written by plateau alone) is its published view, as {@link #latest} shows it.
+   */
   public static DatasetSnapshot at(ObjectStore store, String uuid, long version) throws IOException {
-    DatasetState state = new LogReader(store, uuid).at(version);
+    LogReader reader = new LogReader(store, uuid);
+    DatasetState state = reader.at(version);
+    if (!state.exists() && version == 0) {
+      state = reader.latestOrPublished();
+    }
     if (state.version() != version) {
       throw new NoSuchDatasetException("Cannot read version " + version + " of dataset '" + uuid + "' in "
           + store.url() + ": " + (state.exists() ? "the latest version is " + state.version() : "it has no log"));
     }
     return new DatasetSnapshot(store, state);
+  }
+
+  /**
+   * The version of dataset {@code uuid} that was the latest at {@code time}: the highest one
+   * committed at or before it. Versions are committed in time order (each entry's time is taken
+   * when it is written, after the one before it), so a binary search over the log finds it in
+   * O(log versions) state reads.
+   *
+   * @throws NoSuchDatasetException when the dataset has no log, or no version is that old
+   */
+  public static DatasetSnapshot asOf(ObjectStore store, String uuid, Instant time) throws IOException {
+    LogReader reader = new LogReader(store, uuid);
+    DatasetState latest = reader.latest();
+    if (!latest.exists()) {
+      throw new NoSuchDatasetException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
+          + ": it has no commit log (a plateau dataset has no history to travel in)");
+    }
+    if (!latest.lastModified().isAfter(time)) {
+      return new DatasetSnapshot(store, latest);
+    }
+    DatasetState first = reader.at(0);
+    if (first.lastModified().isAfter(time)) {
+      throw new NoSuchDatasetException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
+          + ": its first version was committed later, at " + first.lastModified());
+    }
+    long low = 0; // committed at or before time
+    long high = latest.version(); // committed after time
+    DatasetState found = first;
+    while (high - low > 1) {
+      long middle = low + (high - low) / 2;
+      DatasetState state = reader.at(middle);
+      if (state.lastModified().isAfter(time)) {
+        high = middle;
+      } else {
+        low = middle;
+        found = state;
+      }
+    }
+    return new DatasetSnapshot(store, found);
   }
 
   public ObjectStore store() {
@@ -156,7 +203,7 @@ public final class DatasetSnapshot {
   }
 
   /** A secondary index: value to the labels of the files holding it. */
-  public Map<Object, List<String>> index(String column) {
+  public Map<IndexValue, List<String>> index(String column) {
     requireNonNull(column, "column is null");
     if (!state.indexColumns().contains(column)) {
       throw new IllegalArgumentException("Column '" + column + "' of dataset '" + uuid() + "' has no index; indexed: "

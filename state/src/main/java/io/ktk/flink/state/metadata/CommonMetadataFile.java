@@ -3,7 +3,7 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.parquet.BytesInputFile;
 import io.ktk.flink.state.parquet.BytesOutputFile;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
@@ -53,7 +53,7 @@ public final class CommonMetadataFile {
     Map<String, Field> byName = new LinkedHashMap<>();
     for (Field field : schema.getFields()) {
       if (byName.put(field.getName(), field) != null) {
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot lay out the schema of _common_metadata: column " + field.getName() + " appears twice");
       }
     }
@@ -62,12 +62,12 @@ public final class CommonMetadataFile {
     for (String key : partitionKeys) {
       Field field = byName.get(key);
       if (field == null) {
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot lay out the schema of _common_metadata: partition key " + key + " is not a column of "
                 + byName.keySet());
       }
       if (!seen.add(key)) {
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot lay out the schema of _common_metadata: partition key " + key + " appears twice");
       }
       fields.add(nullable(field));

@@ -91,7 +91,7 @@ public final class CubeMetadataKeys {
    *
    * @throws CorruptDatasetException when the seed lacks dimension or partition columns or holds values
    *     of the wrong type
-   * @throws io.ktk.flink.state.ValidationException when the recorded cube breaks a cube rule
+   * @throws io.ktk.flink.state.KtkValidationException when the recorded cube breaks a cube rule
    */
   public static CubeSpec readSpec(DatasetMetadata seed) {
     requireNonNull(seed, "seed is null");

@@ -2,7 +2,7 @@ package io.ktk.flink.state.metadata;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -57,19 +57,19 @@ public final class CubeNames {
   /**
    * Splits a cube dataset uuid.
    *
-   * @throws ValidationException when the uuid is not {@code <cube>++<dataset id>} with valid names
+   * @throws KtkValidationException when the uuid is not {@code <cube>++<dataset id>} with valid names
    */
   public static DatasetName parse(String datasetUuid) {
     requireNonNull(datasetUuid, "datasetUuid is null");
     int at = datasetUuid.indexOf(SEPARATOR);
     if (at < 0) {
-      throw new ValidationException("Cannot read cube dataset uuid '" + datasetUuid + "': it has no '" + SEPARATOR
+      throw new KtkValidationException("Cannot read cube dataset uuid '" + datasetUuid + "': it has no '" + SEPARATOR
           + "' between cube name and dataset id");
     }
     try {
       return new DatasetName(datasetUuid.substring(0, at), datasetUuid.substring(at + SEPARATOR.length()));
-    } catch (ValidationException e) {
-      throw new ValidationException("Cannot read cube dataset uuid '" + datasetUuid + "': " + e.getMessage(), e);
+    } catch (KtkValidationException e) {
+      throw new KtkValidationException("Cannot read cube dataset uuid '" + datasetUuid + "': " + e.getMessage(), e);
     }
   }
 
@@ -96,23 +96,23 @@ public final class CubeNames {
    * Checks a cube name or dataset id.
    *
    * @param what "cube name" or "dataset id", for the message
-   * @throws ValidationException naming the rule that {@code name} breaks
+   * @throws KtkValidationException naming the rule that {@code name} breaks
    */
   public static void checkName(String what, String name) {
     requireNonNull(what, "what is null");
     if (name == null || name.isEmpty()) {
-      throw new ValidationException("Cannot use " + what + " '" + name + "': it must not be empty");
+      throw new KtkValidationException("Cannot use " + what + " '" + name + "': it must not be empty");
     }
     if (!NAME.matcher(name).matches()) {
-      throw new ValidationException("Cannot use " + what + " '" + name
+      throw new KtkValidationException("Cannot use " + what + " '" + name
           + "': only letters A-Z a-z, digits and '+', '-', '_' are allowed (no '/')");
     }
     if (name.contains(SEPARATOR)) {
-      throw new ValidationException("Cannot use " + what + " '" + name + "': it must not contain the separator '"
+      throw new KtkValidationException("Cannot use " + what + " '" + name + "': it must not contain the separator '"
           + SEPARATOR + "'");
     }
     if (name.startsWith("+") || name.endsWith("+")) {
-      throw new ValidationException("Cannot use " + what + " '" + name
+      throw new KtkValidationException("Cannot use " + what + " '" + name
           + "': it must not start or end with '+' (the uuid could not be split at '" + SEPARATOR + "')");
     }
   }

@@ -2,7 +2,7 @@ package io.ktk.flink.state.metadata;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -44,13 +44,13 @@ public record CubeSpec(
     Set<String> shared = new TreeSet<>(dimensionColumns);
     shared.retainAll(partitionColumns);
     if (!shared.isEmpty()) {
-      throw new ValidationException("Cannot define cube " + name + ": partition columns cannot share columns with"
+      throw new KtkValidationException("Cannot define cube " + name + ": partition columns cannot share columns with"
           + " dimension columns, but share " + shared);
     }
     Set<String> notDimensions = new TreeSet<>(suppressIndexOn);
     dimensionColumns.forEach(notDimensions::remove);
     if (!notDimensions.isEmpty()) {
-      throw new ValidationException("Cannot define cube " + name + ": suppress_index_on must be a subset of the"
+      throw new KtkValidationException("Cannot define cube " + name + ": suppress_index_on must be a subset of the"
           + " dimension columns " + dimensionColumns + ", but has " + notDimensions);
     }
   }
@@ -93,20 +93,20 @@ public record CubeSpec(
 
   private static void checkColumns(String cube, String what, List<String> columns) {
     if (columns.isEmpty()) {
-      throw new ValidationException("Cannot define cube " + cube + ": " + what + " must not be empty");
+      throw new KtkValidationException("Cannot define cube " + cube + ": " + what + " must not be empty");
     }
     Set<String> seen = new HashSet<>();
     Set<String> duplicates = new LinkedHashSet<>();
     for (String column : columns) {
       if (column.isEmpty()) {
-        throw new ValidationException("Cannot define cube " + cube + ": " + what + " contain an empty name");
+        throw new KtkValidationException("Cannot define cube " + cube + ": " + what + " contain an empty name");
       }
       if (!seen.add(column)) {
         duplicates.add(column);
       }
     }
     if (!duplicates.isEmpty()) {
-      throw new ValidationException("Cannot define cube " + cube + ": " + what + " " + columns
+      throw new KtkValidationException("Cannot define cube " + cube + ": " + what + " " + columns
           + " contain duplicates " + duplicates);
     }
   }

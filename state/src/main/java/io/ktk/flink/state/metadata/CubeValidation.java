@@ -2,7 +2,7 @@ package io.ktk.flink.state.metadata;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,8 +24,10 @@ import java.util.function.Function;
  *   <li>exactly one dataset is marked {@code ktk_cube_is_seed}, and it is the cube's seed;
  *   <li>cube keys a dataset records ({@code ktk_cube_dimension_columns}, {@code ktk_cube_partition_columns})
  *       equal the cube's;
- *   <li>every dataset's partition keys equal the cube's partition columns (stricter than Kartothek,
- *       which lets non-seed datasets choose other partition keys; the planner aligns physical partitions);
+ *   <li>the seed's partition keys are the cube's partition columns, in order; any other dataset may be
+ *       partitioned by some of them only, in any order (and by further columns), as Kartothek allows,
+ *       but a cube partition column that it holds is one of its partition keys, never a plain data
+ *       column;
  *   <li>the seed has every dimension column, every other dataset at least one;
  *   <li>payload columns (neither dimension nor partition columns) belong to one dataset only;
  *   <li>the seed has an index on each dimension column not in {@code ktk_cube_suppress_index_on};
@@ -33,7 +35,7 @@ import java.util.function.Function;
  *       DuplicateCellDetector}, which checks rows as they stream by.
  * </ol>
  *
- * <p>Every violation throws a {@link ValidationException} naming the cube, the dataset(s), the columns
+ * <p>Every violation throws a {@link KtkValidationException} naming the cube, the dataset(s), the columns
  * and the rule. Datasets are checked in the order of their ids, so the first error is deterministic.
  */
 public final class CubeValidation {
@@ -59,22 +61,22 @@ public final class CubeValidation {
    * Finds the cube the datasets form: the one dataset marked as seed records the cube.
    *
    * @param datasetsById the cube's datasets by dataset id
-   * @throws ValidationException when no or more than one dataset is marked as seed
+   * @throws KtkValidationException when no or more than one dataset is marked as seed
    */
   public static CubeSpec discover(String cube, Map<String, DatasetMetadata> datasetsById) {
     CubeNames.checkName("cube name", cube);
     List<String> seeds = seeds(datasetsById);
     if (seeds.isEmpty()) {
-      throw new ValidationException("Cannot read cube " + cube + ": none of its datasets " + new TreeSet<>(
+      throw new KtkValidationException("Cannot read cube " + cube + ": none of its datasets " + new TreeSet<>(
           datasetsById.keySet()) + " is marked as seed (" + CubeMetadataKeys.IS_SEED + "); rule: exactly one seed");
     }
     if (seeds.size() > 1) {
-      throw new ValidationException("Cannot read cube " + cube + ": datasets " + seeds + " are all marked as seed ("
+      throw new KtkValidationException("Cannot read cube " + cube + ": datasets " + seeds + " are all marked as seed ("
           + CubeMetadataKeys.IS_SEED + "); rule: exactly one seed");
     }
     CubeSpec spec = CubeMetadataKeys.readSpec(datasetsById.get(seeds.get(0)));
     if (!spec.name().equals(cube)) {
-      throw new ValidationException("Cannot read cube " + cube + ": its seed " + datasetsById.get(seeds.get(0)).uuid()
+      throw new KtkValidationException("Cannot read cube " + cube + ": its seed " + datasetsById.get(seeds.get(0)).uuid()
           + " belongs to cube " + spec.name());
     }
     return spec;
@@ -83,7 +85,7 @@ public final class CubeValidation {
   /**
    * Checks rules 1 to 7 over all datasets of the cube.
    *
-   * @throws ValidationException for the first broken rule
+   * @throws KtkValidationException for the first broken rule
    */
   public static void validate(CubeSpec cube, Collection<CubeDataset> datasets) {
     requireNonNull(cube, "cube is null");
@@ -113,11 +115,7 @@ public final class CubeValidation {
     for (CubeDataset dataset : byId.values()) {
       checkRecordedColumns(cube, dataset, CubeMetadataKeys.DIMENSION_COLUMNS, cube.dimensionColumns());
       checkRecordedColumns(cube, dataset, CubeMetadataKeys.PARTITION_COLUMNS, cube.partitionColumns());
-      List<String> keys = dataset.metadata().partitionKeys();
-      if (!keys.equals(cube.partitionColumns())) {
-        throw fail(cube, "dataset " + dataset.datasetId() + " has partition keys " + keys + ", expected "
-            + cube.partitionColumns() + " (rule: every dataset is partitioned by the cube's partition columns)");
-      }
+      checkPartitionKeys(cube, dataset);
       checkDimensionColumns(cube, dataset);
     }
 
@@ -168,6 +166,25 @@ public final class CubeValidation {
     }
   }
 
+  private static void checkPartitionKeys(CubeSpec cube, CubeDataset dataset) {
+    List<String> keys = dataset.metadata().partitionKeys();
+    if (dataset.datasetId().equals(cube.seedDatasetId())) {
+      if (!keys.equals(cube.partitionColumns())) {
+        throw fail(cube, "seed dataset " + dataset.datasetId() + " has partition keys " + keys + ", expected "
+            + cube.partitionColumns() + " (rule: the seed is partitioned by the cube's partition columns, in order)");
+      }
+      return;
+    }
+    NavigableSet<String> plain = new TreeSet<>(cube.partitionColumns());
+    plain.retainAll(dataset.columns());
+    keys.forEach(plain::remove);
+    if (!plain.isEmpty()) {
+      throw fail(cube, "dataset " + dataset.datasetId() + " holds partition columns " + plain + " as data columns,"
+          + " partitioned by " + keys + " (rule: a dataset that has a partition column of the cube is partitioned"
+          + " by it; it may lack some of them)");
+    }
+  }
+
   private static void checkDimensionColumns(CubeSpec cube, CubeDataset dataset) {
     if (dataset.datasetId().equals(cube.seedDatasetId())) {
       NavigableSet<String> missing = new TreeSet<>(cube.dimensionColumns());
@@ -197,7 +214,7 @@ public final class CubeValidation {
     }
   }
 
-  private static ValidationException fail(CubeSpec cube, String reason) {
-    return new ValidationException("Cannot accept cube " + cube.name() + ": " + reason);
+  private static KtkValidationException fail(CubeSpec cube, String reason) {
+    return new KtkValidationException("Cannot accept cube " + cube.name() + ": " + reason);
   }
 }

@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The object keys of a dataset below a store root (DESIGN section 6), for dataset {@code <uuid>}:
+ * The object keys of a dataset below a store root ({@code docs/design.md}, section 4), for dataset {@code <uuid>}:
  *
  * <pre>
  * &lt;uuid&gt;.by-dataset-metadata.json                         the published plateau view

@@ -2,7 +2,7 @@ package io.ktk.flink.state.metadata;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ public final class DuplicateCellDetector {
   /**
    * Adds a cell given by its values, in {@code columns} order.
    *
-   * @throws ValidationException when the cell was added before
+   * @throws KtkValidationException when the cell was added before
    */
   public void add(List<?> cell) {
     requireNonNull(cell, "cell is null");
@@ -60,7 +60,7 @@ public final class DuplicateCellDetector {
    * Adds a cell given by its row key.
    *
    * @param decode turns the key into the cell's values, called only for the message of a duplicate
-   * @throws ValidationException when the key was added before
+   * @throws KtkValidationException when the key was added before
    */
   public void addKey(byte[] key, Function<byte[], List<?>> decode) {
     requireNonNull(key, "key is null");
@@ -75,7 +75,7 @@ public final class DuplicateCellDetector {
     return seen.size();
   }
 
-  private ValidationException duplicate(List<?> cell) {
+  private KtkValidationException duplicate(List<?> cell) {
     StringBuilder values = new StringBuilder();
     for (int i = 0; i < columns.size(); i++) {
       if (i > 0) {
@@ -83,7 +83,7 @@ public final class DuplicateCellDetector {
       }
       values.append(columns.get(i)).append('=').append(i < cell.size() ? show(cell.get(i)) : "?");
     }
-    return new ValidationException("Cannot accept dataset " + datasetId + " of cube " + cube + ": duplicate cell ("
+    return new KtkValidationException("Cannot accept dataset " + datasetId + " of cube " + cube + ": duplicate cell ("
         + values + ") (rule: the cell columns " + columns + " identify a row within a dataset)");
   }
 

@@ -3,7 +3,7 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.parquet.BytesInputFile;
 import io.ktk.flink.state.parquet.BytesOutputFile;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
@@ -105,9 +105,14 @@ public final class IndexFile {
       case Decimal:
         return (a, b) -> compareNaturally(a, b);
       default:
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot order index values of type " + ArrowTypeNames.name(type) + ": indices support primitive types only");
     }
+  }
+
+  /** {@link #valueOrder} of index values: how the keys of an index of a column of {@code type} sort. */
+  public static Comparator<IndexValue> keyOrder(ArrowType type) {
+    return Comparator.comparing(IndexValue::value, valueOrder(type));
   }
 
   /** The index file of {@code column} of {@code type}; see the class comment for the layout. */
@@ -122,7 +127,7 @@ public final class IndexFile {
     requireNonNull(type, "type is null");
     requireNonNull(index, "index is null");
     if (column.equals(PARTITION_COLUMN)) {
-      throw new ValidationException(
+      throw new KtkValidationException(
           "Cannot write the index of column " + column + ": the name is taken by the column of partition labels");
     }
     NavigableMap<Object, TreeSet<String>> sorted = sorted(column, type, index);
@@ -229,10 +234,10 @@ public final class IndexFile {
     for (Map.Entry<?, ? extends Collection<String>> entry : index.entrySet()) {
       Object value = entry.getKey();
       if (value == null) {
-        throw new ValidationException("Cannot write the index of column " + column + ": it has a null value");
+        throw new KtkValidationException("Cannot write the index of column " + column + ": it has a null value");
       }
       if (!valueClass.isInstance(value)) {
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot write the index of column " + column + " of type " + ArrowTypeNames.name(type) + ": value " + value
                 + " is a " + value.getClass().getSimpleName() + ", expected a " + valueClass.getSimpleName());
       }
@@ -243,7 +248,7 @@ public final class IndexFile {
       TreeSet<String> set = sorted.computeIfAbsent(value, v -> new TreeSet<>(IndexFile::compareCodePoints));
       for (String label : labels) {
         if (label == null) {
-          throw new ValidationException(
+          throw new KtkValidationException(
               "Cannot write the index of column " + column + ": value " + value + " has a null partition label");
         }
         set.add(label);
@@ -276,7 +281,7 @@ public final class IndexFile {
       case Decimal:
         return BigDecimal.class;
       default:
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot write the index of column " + column + " of type " + ArrowTypeNames.name(type)
                 + ": indices support primitive types only");
     }

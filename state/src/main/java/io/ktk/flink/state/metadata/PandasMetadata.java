@@ -3,11 +3,14 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -52,6 +55,28 @@ public final class PandasMetadata {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private PandasMetadata() {}
+
+  /**
+   * The columns that an entry names as the frame's index ({@code index_columns}), such as {@code
+   * __index_level_0__}, which pyarrow stores when a frame's index is not a plain range (plateau's
+   * files of a partition cut out of a larger frame have one). A range index is stored as a
+   * description, not as a column, and is not listed. An entry that is not JSON names none.
+   */
+  public static List<String> indexColumns(String json) {
+    requireNonNull(json, "json is null");
+    List<String> columns = new ArrayList<>();
+    try {
+      JsonNode index = JSON.readTree(json).path("index_columns");
+      for (JsonNode column : index) {
+        if (column.isTextual()) {
+          columns.add(column.textValue());
+        }
+      }
+    } catch (JsonProcessingException e) {
+      return List.of();
+    }
+    return columns;
+  }
 
   /** The entry's JSON for a schema whose fields are all DataFrame columns, in schema order. */
   public static String of(Schema schema) {
@@ -124,7 +149,7 @@ public final class PandasMetadata {
       case Struct:
         return "object";
       default:
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot describe column " + path + " of type " + ArrowTypeNames.name(field)
                 + " for pandas: the type is not supported");
     }

@@ -3,11 +3,10 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -18,8 +17,10 @@ import org.apache.arrow.vector.types.pojo.Field;
  * {@code <uuid>/table/p=1/q=a%20b/0f5e1c0d9b8a4f7e8d6c5b4a39281706.parquet}; its physical partition is
  * {@code p=1/q=a%20b}. Column names and values are percent-encoded as {@link PartitionValues} says.
  *
- * <p>File ids this project creates are 32 lowercase hex digits from a random UUID ({@link #newFileId()}),
- * as plateau's {@code gen_uuid()}; labels read from plateau datasets may carry any other non-empty id.
+ * <p>File ids this project creates are 32 lowercase hex digits, as plateau's {@code gen_uuid()}
+ * (a random UUID): the first 16 are the creating process's clock and a counter, so that the files
+ * one process writes sort in the order it wrote them ({@link #newFileId()}), the last 16 random;
+ * labels read from plateau datasets may carry any other non-empty id.
  *
  * @param values the partition key values, in the dataset's partition key order
  * @param fileId the last segment of the label
@@ -77,7 +78,7 @@ public record PartitionLabel(List<Value> values, String fileId) {
   /**
    * A label for typed values of the partition keys.
    *
-   * @throws io.ktk.flink.state.ValidationException when a key's type or value cannot be a partition
+   * @throws io.ktk.flink.state.KtkValidationException when a key's type or value cannot be a partition
    *     value, or its segment would be longer than {@value #MAX_SEGMENT_BYTES} bytes
    */
   public static PartitionLabel of(List<Field> partitionKeys, List<?> values, String fileId) {
@@ -104,16 +105,29 @@ public record PartitionLabel(List<Value> values, String fileId) {
       if (shown.length() > 60) {
         shown = shown.substring(0, 60) + "... (" + shown.codePointCount(0, shown.length()) + " characters)";
       }
-      throw new ValidationException("Cannot use " + shown + " as a partition value of column " + value.column()
+      throw new KtkValidationException("Cannot use " + shown + " as a partition value of column " + value.column()
           + ": its directory name " + segment.substring(0, 40) + "... is " + segment.length()
           + " bytes long once percent-encoded, and a file or directory name may have at most " + MAX_SEGMENT_BYTES);
     }
   }
 
-  /** 32 lowercase hex digits of a random UUID, as plateau's {@code gen_uuid()}. */
+  /**
+   * A new file id: 32 lowercase hex digits, increasing in the order this process creates them
+   * (clock and counter), then random.
+   */
   public static String newFileId() {
-    return UUID.randomUUID().toString().replace("-", "");
+    long time = System.currentTimeMillis();
+    long sequence;
+    synchronized (PartitionLabel.class) {
+      // Millis in the top 44 bits, a counter in the low 20: increasing within the process even when
+      // the clock stands still or steps back.
+      sequence = Math.max(time << 20, lastSequence + 1);
+      lastSequence = sequence;
+    }
+    return String.format("%016x%016x", sequence, java.util.concurrent.ThreadLocalRandom.current().nextLong());
   }
+
+  private static long lastSequence;
 
   /**
    * Parses a label of a dataset with the given partition keys, decoding each value with its key's type.

@@ -3,7 +3,7 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -55,7 +55,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  *       see below</td></tr>
  * </table>
  *
- * <p>Refused with a {@link ValidationException}: bool (plateau reads {@code False} back as true), decimal
+ * <p>Refused with a {@link KtkValidationException}: bool (plateau reads {@code False} back as true), decimal
  * when encoding (plateau cannot build partition indices for decimals and reads them back as strings), time,
  * nested and null types, null values, dates outside years 1 to 9999, and timestamps outside pandas'
  * nanosecond range 1677-09-21 to 2262-04-11 (plateau reads partition timestamps back as nanoseconds).
@@ -78,7 +78,7 @@ public final class PartitionValues {
   /**
    * The percent-encoded label segment of a value: {@code quote(str(value))}.
    *
-   * @throws ValidationException when the column's type or the value cannot be a partition value
+   * @throws KtkValidationException when the column's type or the value cannot be a partition value
    */
   public static String encode(Field column, Object value) {
     checkPartitionColumn(column);
@@ -98,7 +98,7 @@ public final class PartitionValues {
    * Refuses a column whose type this project does not write as a partition column: bool, decimal,
    * time, nested and null types, and timestamps with an unknown zone.
    *
-   * @throws ValidationException naming the column, its type and the reason
+   * @throws KtkValidationException naming the column, its type and the reason
    */
   public static void checkPartitionColumn(Field column) {
     requireNonNull(column, "column is null");
@@ -121,7 +121,7 @@ public final class PartitionValues {
     try {
       return PercentEncoding.quote(column);
     } catch (IllegalArgumentException e) {
-      throw new ValidationException("Cannot use column name '" + column + "' in a partition label: " + e.getMessage());
+      throw new KtkValidationException("Cannot use column name '" + column + "' in a partition label: " + e.getMessage());
     }
   }
 
@@ -129,7 +129,7 @@ public final class PartitionValues {
    * Renders a value as Python's {@code str()} renders it (before percent-encoding). Binary values are
    * rendered as their UTF-8 text.
    *
-   * @throws ValidationException when the column's type or the value cannot be a partition value
+   * @throws KtkValidationException when the column's type or the value cannot be a partition value
    * @throws IllegalArgumentException when the value's Java class does not fit the Arrow type
    */
   public static String render(Field column, Object value) {
@@ -222,7 +222,7 @@ public final class PartitionValues {
    *
    * @param label the whole partition label, for the error message
    * @throws CorruptDatasetException when the segment is not a valid value of the column's type
-   * @throws ValidationException when the column's type cannot be a partition column (e.g. bool)
+   * @throws KtkValidationException when the column's type cannot be a partition column (e.g. bool)
    */
   public static Object decode(String label, Field column, String segment) {
     requireNonNull(label, "label is null");
@@ -407,18 +407,18 @@ public final class PartitionValues {
         || type instanceof ArrowType.Decimal;
   }
 
-  private static ValidationException unsupported(Field column) {
+  private static KtkValidationException unsupported(Field column) {
     ArrowType type = column.getType();
     return refuse(column, "type " + ArrowTypeNames.name(type) + " is not supported for partition columns"
         + (type instanceof ArrowType.Bool ? " (plateau reads bool partition values back wrongly: 'False' as true)" : ""));
   }
 
-  private static ValidationException refuse(Field column, String reason) {
-    return new ValidationException("Cannot use column " + column.getName() + " as a partition column: " + reason);
+  private static KtkValidationException refuse(Field column, String reason) {
+    return new KtkValidationException("Cannot use column " + column.getName() + " as a partition column: " + reason);
   }
 
-  private static ValidationException rejectValue(Field column, Object value, String reason) {
-    return new ValidationException("Cannot encode partition value " + value + " of column " + column.getName() + ": "
+  private static KtkValidationException rejectValue(Field column, Object value, String reason) {
+    return new KtkValidationException("Cannot encode partition value " + value + " of column " + column.getName() + ": "
         + reason);
   }
 

@@ -12,7 +12,7 @@ import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -183,8 +183,8 @@ public final class ArrowParquetSchemas {
     }
   }
 
-  private static ValidationException unsupported(Field field, String path, String reason) {
-    return new ValidationException(
+  private static KtkValidationException unsupported(Field field, String path, String reason) {
+    return new KtkValidationException(
         "Cannot map column " + path + " of type " + ArrowTypeNames.name(field) + " to Parquet: " + reason);
   }
 

@@ -11,7 +11,9 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.zip.CRC32;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.DataPage;
@@ -46,7 +48,11 @@ import org.apache.parquet.schema.MessageType;
  * is a run of pages, each a Thrift {@code PageHeader} and its (compressed) bytes.
  *
  * <p>Only the column chunks of the requested columns are read, each with one ranged read.
- * Encrypted files are not supported; page checksums are not verified.
+ * Encrypted files are not supported. A page whose header carries a CRC-32 (the format's optional
+ * {@code crc} field: over the page's bytes as stored, after the header) is checked before it is
+ * decompressed when the caller asks for it, which readers do by default; a mismatch is a {@link
+ * PageChecksumException} naming file, column, row group and page. Pages without a CRC (pyarrow
+ * writes none unless asked to) are read unchecked.
  */
 final class ParquetChunks {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
@@ -92,10 +98,13 @@ final class ParquetChunks {
     }
   }
 
-  /** Reads the pages of the requested columns of one row group. */
-  static PageReadStore readRowGroup(
-      String name, SeekableInputStream in, BlockMetaData block, MessageType requested, CompressionCodecFactory codecs)
-      throws IOException {
+  /**
+   * Reads the pages of the requested columns of row group {@code rowGroup} (described by {@code
+   * block}); with {@code verifyChecksums}, every page that carries a CRC is checked against its
+   * bytes first ({@link PageChecksumException}).
+   */
+  static PageReadStore readRowGroup(String name, SeekableInputStream in, int rowGroup, BlockMetaData block,
+      MessageType requested, CompressionCodecFactory codecs, boolean verifyChecksums) throws IOException {
     Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
     for (ColumnChunkMetaData chunk : block.getColumns()) {
       chunks.put(chunk.getPath(), chunk);
@@ -106,10 +115,10 @@ final class ParquetChunks {
       ColumnChunkMetaData chunk = chunks.get(path);
       if (chunk == null) {
         throw new CorruptDatasetException(
-            "Cannot read Parquet file " + name + ": row group at " + block.getStartingPos() + " has no column chunk "
+            "Cannot read Parquet file " + name + ": row group " + rowGroup + " has no column chunk "
                 + path.toDotString());
       }
-      readers.put(path, readChunk(name, in, chunk, column, codecs));
+      readers.put(path, readChunk(name, in, rowGroup, chunk, column, codecs, verifyChecksums));
     }
     long rowCount = block.getRowCount();
     return new PageReadStore() {
@@ -125,46 +134,52 @@ final class ParquetChunks {
     };
   }
 
-  private static PageReader readChunk(
-      String name, SeekableInputStream in, ColumnChunkMetaData chunk, ColumnDescriptor column,
-      CompressionCodecFactory codecs)
+  /**
+   * Checks the CRC of every page of every column chunk of row group {@code rowGroup} that carries
+   * one, without decompressing or decoding anything; throws {@link PageChecksumException} at the
+   * first page that fails.
+   */
+  static PageChecksumCount verifyRowGroup(String name, SeekableInputStream in, int rowGroup,
+      BlockMetaData block) throws IOException {
+    long[] counts = new long[2];
+    for (ColumnChunkMetaData chunk : block.getColumns()) {
+      walkPages(name, rowGroup, chunk, chunkBytes(name, in, chunk), true,
+          (header, start, size) -> counts[header.isSetCrc() ? 0 : 1]++);
+    }
+    return new PageChecksumCount(counts[0], counts[1]);
+  }
+
+  private static byte[] chunkBytes(String name, SeekableInputStream in, ColumnChunkMetaData chunk)
       throws IOException {
-    String where =
-        "column chunk " + chunk.getPath().toDotString() + " at offset " + chunk.getStartingPos() + " of " + name;
     if (chunk.getTotalSize() > Integer.MAX_VALUE - 16) {
-      throw new CorruptDatasetException("Cannot read " + where + ": it has " + chunk.getTotalSize() + " bytes");
+      throw new CorruptDatasetException("Cannot read " + where(name, chunk) + ": it has " + chunk.getTotalSize()
+          + " bytes");
     }
     in.seek(chunk.getStartingPos());
-    byte[] bytes;
     if (in instanceof RangeInputStream range) {
-      bytes = range.readBytes((int) chunk.getTotalSize());
-    } else {
-      bytes = new byte[(int) chunk.getTotalSize()];
-      in.readFully(bytes);
+      return range.readBytes((int) chunk.getTotalSize());
     }
+    byte[] bytes = new byte[(int) chunk.getTotalSize()];
+    in.readFully(bytes);
+    return bytes;
+  }
+
+  private static PageReader readChunk(String name, SeekableInputStream in, int rowGroup, ColumnChunkMetaData chunk,
+      ColumnDescriptor column, CompressionCodecFactory codecs, boolean verifyChecksums) throws IOException {
+    byte[] bytes = chunkBytes(name, in, chunk);
     CompressionCodecFactory.BytesInputDecompressor decompressor = codecs.getDecompressor(chunk.getCodec());
     Statistics<?> noStatistics = Statistics.getBuilderForReading(column.getPrimitiveType()).build();
-    ByteArrayInputStream stream = new ByteArrayInputStream(bytes);
-    DictionaryPage dictionary = null;
+    DictionaryPage[] dictionary = {null};
     Deque<DataPage> pages = new ArrayDeque<>();
-    long values = 0;
     try {
-      while (values < chunk.getValueCount()) {
-        PageHeader header = Util.readPageHeader(stream);
-        int compressedSize = header.getCompressed_page_size();
+      walkPages(name, rowGroup, chunk, bytes, verifyChecksums, (header, start, compressedSize) -> {
         int uncompressedSize = header.getUncompressed_page_size();
         // pages are slices of the chunk's bytes, not copies
-        int start = bytes.length - stream.available();
-        if (compressedSize < 0 || compressedSize > stream.available()) {
-          throw new CorruptDatasetException("Cannot read " + where + ": a page of " + compressedSize
-              + " bytes ends after " + stream.available());
-        }
-        stream.skip(compressedSize);
         BytesInput page = BytesInput.from(bytes, start, compressedSize);
         switch (header.getType()) {
           case DICTIONARY_PAGE:
             DictionaryPageHeader dictionaryHeader = header.getDictionary_page_header();
-            dictionary =
+            dictionary[0] =
                 new DictionaryPage(
                     decompressor.decompress(page, uncompressedSize),
                     dictionaryHeader.getNum_values(),
@@ -181,7 +196,6 @@ final class ParquetChunks {
                     CONVERTER.getEncoding(v1.getRepetition_level_encoding()),
                     CONVERTER.getEncoding(v1.getDefinition_level_encoding()),
                     CONVERTER.getEncoding(v1.getEncoding())));
-            values += v1.getNum_values();
             break;
           case DATA_PAGE_V2:
             DataPageHeaderV2 v2 = header.getData_page_header_v2();
@@ -201,26 +215,83 @@ final class ParquetChunks {
                     CONVERTER.getEncoding(v2.getEncoding()),
                     data,
                     noStatistics));
-            values += v2.getNum_values();
             break;
           default:
             // Index pages and unknown page types carry nothing a reader of values needs.
             break;
         }
-        if (stream.available() == 0 && values < chunk.getValueCount()) {
-          throw new CorruptDatasetException(
-              "Cannot read " + where + ": it ends after " + values + " of " + chunk.getValueCount() + " values");
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      if (e instanceof CorruptDatasetException) {
-        throw (CorruptDatasetException) e;
-      }
-      throw new CorruptDatasetException("Cannot read " + where + ": " + e.getMessage(), e);
+      });
     } finally {
       decompressor.release();
     }
-    return new ChunkPages(dictionary, pages, chunk.getValueCount());
+    return new ChunkPages(dictionary[0], pages, chunk.getValueCount());
+  }
+
+  /** What is done with each page of a chunk: its header and where its (compressed) bytes lie in the chunk. */
+  @FunctionalInterface
+  private interface PageVisitor {
+    void visit(PageHeader header, int start, int compressedSize) throws IOException;
+  }
+
+  /**
+   * Reads the page headers of a column chunk's {@code bytes} until its values are all seen, checks
+   * each page's CRC when asked to and the page has one, and hands each page to {@code visitor}.
+   * Anything that does not parse is a {@link CorruptDatasetException} naming the chunk.
+   */
+  private static void walkPages(String name, int rowGroup, ColumnChunkMetaData chunk, byte[] bytes,
+      boolean verifyChecksums, PageVisitor visitor) {
+    ByteArrayInputStream stream = new ByteArrayInputStream(bytes);
+    CRC32 crc = verifyChecksums ? new CRC32() : null;
+    long values = 0;
+    int page = 0;
+    try {
+      while (values < chunk.getValueCount()) {
+        PageHeader header = Util.readPageHeader(stream);
+        int compressedSize = header.getCompressed_page_size();
+        int start = bytes.length - stream.available();
+        if (compressedSize < 0 || compressedSize > stream.available()) {
+          throw new CorruptDatasetException("Cannot read " + where(name, chunk) + ": a page of " + compressedSize
+              + " bytes ends after " + stream.available());
+        }
+        stream.skip(compressedSize);
+        if (crc != null && header.isSetCrc()) {
+          crc.reset();
+          crc.update(bytes, start, compressedSize);
+          if ((int) crc.getValue() != header.getCrc()) {
+            throw new PageChecksumException(name, chunk.getPath().toDotString(), rowGroup, page,
+                pageKind(header), chunk.getStartingPos() + start, header.getCrc(), (int) crc.getValue());
+          }
+        }
+        visitor.visit(header, start, compressedSize);
+        if (header.isSetData_page_header()) {
+          values += header.getData_page_header().getNum_values();
+        } else if (header.isSetData_page_header_v2()) {
+          values += header.getData_page_header_v2().getNum_values();
+        }
+        page++;
+        if (stream.available() == 0 && values < chunk.getValueCount()) {
+          throw new CorruptDatasetException(
+              "Cannot read " + where(name, chunk) + ": it ends after " + values + " of " + chunk.getValueCount()
+                  + " values");
+        }
+      }
+    } catch (CorruptDatasetException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptDatasetException("Cannot read " + where(name, chunk) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String pageKind(PageHeader header) {
+    return switch (header.getType()) {
+      case DICTIONARY_PAGE -> "dictionary page";
+      case DATA_PAGE, DATA_PAGE_V2 -> "data page";
+      default -> header.getType().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    };
+  }
+
+  private static String where(String name, ColumnChunkMetaData chunk) {
+    return "column chunk " + chunk.getPath().toDotString() + " at offset " + chunk.getStartingPos() + " of " + name;
   }
 
   /** The pages of a column chunk, all read; consumed by {@link #readPage} or looked at through {@link #pages}. */

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -49,7 +49,8 @@ import org.apache.parquet.schema.Type;
  * #keyValueMetadata()}).
  *
  * <p>A file that is not Parquet, is truncated, or cannot be decoded fails with {@link
- * CorruptDatasetException} naming the file; a missing object fails with the store's {@code
+ * CorruptDatasetException} naming the file; a page whose bytes do not match the CRC in its header
+ * fails with {@link PageChecksumException} (checked by default as pages are read); a missing object fails with the store's {@code
  * NoSuchObjectException}; other I/O errors are passed on as they are. Not thread-safe.
  */
 public final class ParquetRowsReader implements AutoCloseable {
@@ -60,10 +61,13 @@ public final class ParquetRowsReader implements AutoCloseable {
   private final MessageType schema;
   private final Schema arrowSchema;
   private final ParquetCodecs codecs = new ParquetCodecs();
+  private final boolean verifyChecksums;
 
-  private ParquetRowsReader(String name, SeekableInputStream in, ParquetChunks.Footer footer) {
+  private ParquetRowsReader(String name, SeekableInputStream in, ParquetChunks.Footer footer,
+      boolean verifyChecksums) {
     this.name = name;
     this.in = in;
+    this.verifyChecksums = verifyChecksums;
     this.footer = footer.metadata();
     this.rawFooter = footer.raw();
     this.schema = this.footer.getFileMetaData().getSchema();
@@ -79,14 +83,25 @@ public final class ParquetRowsReader implements AutoCloseable {
     return open(new StoreInputFile(store, key));
   }
 
-  /** Opens {@code file}; its {@code toString()} names it in messages (the store key for ours). */
+  /**
+   * Opens {@code file}; its {@code toString()} names it in messages (the store key for ours). Pages
+   * that carry a CRC are checked as they are read.
+   */
   public static ParquetRowsReader open(InputFile file) throws IOException {
+    return open(file, true);
+  }
+
+  /**
+   * Opens {@code file}, checking the CRC of every page read that carries one when {@code
+   * verifyPageChecksums} (what {@link #open(InputFile)} does), or trusting the bytes when not.
+   */
+  public static ParquetRowsReader open(InputFile file, boolean verifyPageChecksums) throws IOException {
     requireNonNull(file, "file is null");
     String name = file.toString();
     long length = file.getLength();
     SeekableInputStream in = file.newStream();
     try {
-      return new ParquetRowsReader(name, in, ParquetChunks.readFooter(name, in, length));
+      return new ParquetRowsReader(name, in, ParquetChunks.readFooter(name, in, length), verifyPageChecksums);
     } catch (EOFException e) {
       in.close();
       throw corrupt(name, e);
@@ -247,10 +262,10 @@ public final class ParquetRowsReader implements AutoCloseable {
    * dictionary entries decoded once); nested columns are assembled into typed values. Throws as
    * {@link #rows} does, with {@link IOException} for store failures.
    */
-  public List<ColumnVector> readColumns(int index, List<String> columns) throws IOException {
+  public List<TypedVector> readColumns(int index, List<String> columns) throws IOException {
     Projection projection = project(columns);
     int count = Math.toIntExact(footer.getBlocks().get(index).getRowCount());
-    ColumnVector[] vectors = new ColumnVector[columns.size()];
+    TypedVector[] vectors = new TypedVector[columns.size()];
     List<String> nested = new ArrayList<>();
     List<Type> flat = new ArrayList<>();
     for (Type field : projection.requested.getFields()) {
@@ -284,7 +299,28 @@ public final class ParquetRowsReader implements AutoCloseable {
     return Arrays.asList(vectors);
   }
 
-  private void readFlat(int index, MessageType requested, int count, List<String> columns, ColumnVector[] vectors)
+  /**
+   * The pages of {@code columns} (top-level columns, all their leaves) in row group {@code index},
+   * decompressed but not decoded, for callers that decode values themselves (compaction copies
+   * them into another file): {@link PageReadStore#getPageReader} takes a descriptor of {@link
+   * #parquetSchema()}, and each page reader can be consumed once. Throws as {@link #rows} does, with
+   * {@link IOException} for store failures.
+   */
+  public PageReadStore rowGroupPages(int index, List<String> columns) throws IOException {
+    Projection projection = project(columns);
+    try {
+      return ParquetChunks.readRowGroup(name, in, index, footer.getBlocks().get(index), projection.requested, codecs,
+          verifyChecksums);
+    } catch (EOFException e) {
+      throw corrupt(name, e);
+    } catch (FileNotFoundException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw corrupt(name, e);
+    }
+  }
+
+  private void readFlat(int index, MessageType requested, int count, List<String> columns, TypedVector[] vectors)
       throws IOException {
     VectorConverters.Filler[] fillers = new VectorConverters.Filler[requested.getFieldCount()];
     for (int i = 0; i < fillers.length; i++) {
@@ -303,12 +339,13 @@ public final class ParquetRowsReader implements AutoCloseable {
       public void end() {}
     };
     try {
-      PageReadStore pages = ParquetChunks.readRowGroup(name, in, footer.getBlocks().get(index), requested, codecs);
+      PageReadStore pages = ParquetChunks.readRowGroup(
+          name, in, index, footer.getBlocks().get(index), requested, codecs, verifyChecksums);
       ColumnReadStoreImpl store =
           new ColumnReadStoreImpl(pages, root, requested, footer.getFileMetaData().getCreatedBy());
       for (int i = 0; i < fillers.length; i++) {
         ColumnDescriptor descriptor = requested.getColumns().get(i);
-        ColumnVector vector = fillers[i].vector();
+        TypedVector vector = fillers[i].vector();
         vectors[columns.indexOf(requested.getType(i).getName())] = vector;
         if (pages.getPageReader(descriptor) instanceof ParquetChunks.ChunkPages chunk
             && FlatPageDecoder.canDecode(descriptor, chunk)) {
@@ -333,6 +370,26 @@ public final class ParquetRowsReader implements AutoCloseable {
     } catch (RuntimeException e) {
       throw corrupt(name, e);
     }
+  }
+
+  /**
+   * Checks the CRC of every page of every column of every row group that carries one, reading
+   * each column chunk once without decoding it; throws {@link PageChecksumException} at the first
+   * page that fails. Returns how many pages were checked and how many have no CRC to check.
+   */
+  public PageChecksumCount verifyPageChecksums() throws IOException {
+    long verified = 0;
+    long unverifiable = 0;
+    try {
+      for (int group = 0; group < footer.getBlocks().size(); group++) {
+        PageChecksumCount pages = ParquetChunks.verifyRowGroup(name, in, group, footer.getBlocks().get(group));
+        verified += pages.verified();
+        unverifiable += pages.withoutChecksum();
+      }
+    } catch (EOFException e) {
+      throw corrupt(name, e);
+    }
+    return new PageChecksumCount(verified, unverifiable);
   }
 
   @Override
@@ -387,7 +444,9 @@ public final class ParquetRowsReader implements AutoCloseable {
     RecordReader<List<Object>> open(int rowGroup) throws IOException {
       try {
         return columnIO.getRecordReader(
-            ParquetChunks.readRowGroup(name, in, footer.getBlocks().get(rowGroup), requested, codecs), materializer);
+            ParquetChunks.readRowGroup(
+                name, in, rowGroup, footer.getBlocks().get(rowGroup), requested, codecs, verifyChecksums),
+            materializer);
       } catch (EOFException e) {
         throw corrupt(name, e);
       } catch (FileNotFoundException e) {

@@ -44,7 +44,7 @@ import org.apache.parquet.schema.MessageType;
  * BigDecimal}; list {@code java.util.List}; struct {@code Map<String, ?>} by member name (a
  * missing member is null); null is {@code null}. A value that does not fit its column (wrong
  * class, out of range, more digits or precision than the type holds) fails with {@link
- * io.ktk.flink.state.ValidationException} naming the column and the value; the file is then
+ * io.ktk.flink.state.KtkValidationException} naming the column and the value; the file is then
  * unusable and {@link #close()} discards it.
  *
  * <p>The file appears when {@link #close()} returns; {@link #abort()} (or a failed write) leaves

@@ -12,7 +12,10 @@ import org.apache.parquet.schema.MessageType;
 /**
  * How {@link ParquetRowsWriter} writes a file. The defaults are pyarrow's where they matter to
  * readers: Snappy, ZSTD level 3 when ZSTD is chosen, dictionary encoding, 1 MiB pages, version 1
- * data pages; row groups are cut at 128 MiB of buffered data.
+ * data pages; row groups are cut at 128 MiB of buffered data. Unlike pyarrow's default, every page
+ * (dictionary pages too) carries a CRC-32 of its bytes in its header, so that readers (ours,
+ * pyarrow with {@code page_checksum_verification=True}, parquet-java) detect a page altered after
+ * it was written instead of returning wrong values.
  *
  * @param compression the page codec; one of {@link ParquetCodecs#isSupported}
  * @param zstdLevel the ZSTD level, used when {@code compression} is ZSTD
@@ -68,7 +71,7 @@ public record ParquetWriteOptions(
     return new ParquetWriteOptions(compression, zstdLevel, rowGroupSizeBytes, pageSizeBytes, enabled);
   }
 
-  /** The column-level properties these options give: Parquet 1.0 pages, statistics on. */
+  /** The column-level properties these options give: Parquet 1.0 pages, statistics and page CRCs on. */
   public ParquetProperties properties() {
     return ParquetProperties.builder()
         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
@@ -76,6 +79,7 @@ public record ParquetWriteOptions(
         .withDictionaryPageSize(pageSizeBytes)
         .withDictionaryEncoding(dictionaryEncoding)
         .withStatisticsEnabled(true)
+        .withPageWriteChecksumEnabled(true)
         .build();
   }
 

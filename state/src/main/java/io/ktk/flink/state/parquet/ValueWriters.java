@@ -1,6 +1,6 @@
 package io.ktk.flink.state.parquet;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -30,7 +30,7 @@ import org.apache.parquet.io.api.RecordConsumer;
 final class ValueWriters {
   private ValueWriters() {}
 
-  /** Writes one non-null value of a field; throws {@link ValidationException} for a bad value. */
+  /** Writes one non-null value of a field; throws {@link KtkValidationException} for a bad value. */
   interface ValueWriter {
     void write(RecordConsumer consumer, Object value);
   }
@@ -40,7 +40,7 @@ final class ValueWriters {
     void write(RecordConsumer consumer, Object value) {
       if (value == null) {
         if (!nullable) {
-          throw new ValidationException("Cannot write null to column " + path + ": the column is not nullable");
+          throw new KtkValidationException("Cannot write null to column " + path + ": the column is not nullable");
         }
         return;
       }
@@ -66,7 +66,7 @@ final class ValueWriters {
 
     void write(RecordConsumer consumer, List<?> row) {
       if (row.size() != members.size()) {
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot write a row of " + row.size() + " values: the schema has " + members.size() + " columns");
       }
       consumer.startMessage();
@@ -132,7 +132,7 @@ final class ValueWriters {
       case Struct:
         return structWriter(field, path, typeName);
       default:
-        throw new ValidationException(
+        throw new KtkValidationException(
             "Cannot write column " + path + " of type " + typeName + ": the type is not supported");
     }
   }
@@ -332,8 +332,8 @@ final class ValueWriters {
     return type.cast(v);
   }
 
-  private static ValidationException bad(String path, String typeName, Object v, String reason) {
-    return new ValidationException(
+  private static KtkValidationException bad(String path, String typeName, Object v, String reason) {
+    return new KtkValidationException(
         "Cannot write value " + describe(v) + " to column " + path + " of type " + typeName + ": " + reason);
   }
 

@@ -1,10 +1,10 @@
 package io.ktk.flink.state.parquet;
 
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.function.Function;
@@ -18,7 +18,7 @@ import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * parquet-column converters that append the values of one flat column to a {@link ColumnVector}:
+ * parquet-column converters that append the values of one flat column to a {@link TypedVector}:
  * integers, dates, times, timestamps and small decimals as longs, floats (of 16, 32 and 64 bits) as
  * doubles, the rest as the typed values {@link RowConverters} makes. A dictionary page is decoded
  * once, so rows that refer to its entries share one decoded value (one {@code String} per distinct
@@ -29,7 +29,7 @@ final class VectorConverters {
 
   /** A converter and the vector it fills. */
   abstract static class Filler extends PrimitiveConverter {
-    abstract ColumnVector vector();
+    abstract TypedVector vector();
 
     /**
      * Appends {@code count} plain-encoded values, none null, from {@code data} at {@code from} in
@@ -136,7 +136,7 @@ final class VectorConverters {
     }
 
     @Override
-    ColumnVector vector() {
+    TypedVector vector() {
       return vector;
     }
 
@@ -192,7 +192,7 @@ final class VectorConverters {
     }
 
     @Override
-    ColumnVector vector() {
+    TypedVector vector() {
       return vector;
     }
 
@@ -266,7 +266,7 @@ final class VectorConverters {
     }
 
     @Override
-    ColumnVector vector() {
+    TypedVector vector() {
       return vector;
     }
 

@@ -3,7 +3,7 @@ package io.ktk.flink.state.rowformat;
 import static io.ktk.flink.state.rowformat.FixedEncoding.INT_BE;
 import static io.ktk.flink.state.rowformat.FixedEncoding.VALID;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.math.BigInteger;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -185,13 +185,13 @@ abstract class FieldWriter {
             ? Math.addExact(Math.multiplyExact(millis, factor), fraction)
             : Math.addExact(Math.multiplyExact(millis + 1, factor), fraction - factor);
       } catch (ArithmeticException e) {
-        throw new ValidationException("Cannot encode row key column '" + column + "': timestamp "
+        throw new KtkValidationException("Cannot encode row key column '" + column + "': timestamp "
             + value + " is out of the range of " + codec.field.getType(), e);
       }
     }
 
-    private ValidationException lossy(String value) {
-      return new ValidationException("Cannot encode row key column '" + column + "': " + value
+    private KtkValidationException lossy(String value) {
+      return new KtkValidationException("Cannot encode row key column '" + column + "': " + value
           + " does not fit " + codec.field.getType() + " without losing precision");
     }
   }

@@ -4,16 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Converts rows of several columns into byte strings that compare like the rows: the row keys
- * used wherever rows are grouped, joined or sorted by several columns (DESIGN section 5). The
- * format is arrow-rs's {@code arrow-row} as the polars seed describes it, with one repair for
+ * used wherever rows are grouped, joined or sorted by several columns ({@code docs/design.md}, section 4). The
+ * format is arrow-rs's {@code arrow-row} as the {@code polars-row} crate documents it, with one repair for
  * lists (below). The normative spec is {@code docs/row-format.md}.
  *
  * <h2>Overview</h2>
@@ -68,7 +65,7 @@ import org.apache.flink.table.types.logical.RowType;
  * Null is {@code N}; empty is {@code 01}; otherwise the element encodings are concatenated and the
  * result is written with the variable-length scheme. With uint8 elements ({@code 1} is
  * {@code 01 01}, {@code null} is {@code 00 00}): {@code [1, 2, 3]} concatenates to
- * {@code 01 01 01 02 01 03} and {@code [1, null]} to {@code 01 01 00 00}. The seed appended the
+ * {@code 01 01 01 02 01 03} and {@code [1, null]} to {@code 01 01 00 00}. The polars-row text appended the
  * element lengths and count as u32 to that string; that made {@code [null]} sort after
  * {@code [null, null]} (apache/arrow-rs#5807), so they are left out: elements are self-delimiting.
  * Elements are encoded ascending with nulls first iff {@code nullsFirst != descending}; the
@@ -91,11 +88,11 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * <h2>Decoding</h2>
  *
- * {@link #decode} restores the values exactly, except that -0.0 comes back as 0.0 and every NaN
- * as the canonical NaN ({@code 0x7FC00000} / {@code 0x7FF8000000000000}).
+ * The encoding can be decoded back to the values exactly, except that -0.0 comes back as 0.0 and
+ * every NaN as the canonical NaN ({@code 0x7FC00000} / {@code 0x7FF8000000000000}). No production
+ * code needs that; the tests decode (and encode whole Arrow vectors) to check the format.
  *
- * <p>Encoding with a converter is thread-safe; decoding reuses scratch buffers of the converter,
- * so decode from one thread at a time.
+ * <p>A converter is immutable and thread-safe; each {@link RowDataEncoder} is for one thread.
  */
 public final class RowConverter {
   private final List<SortField> fields;
@@ -115,7 +112,7 @@ public final class RowConverter {
   /**
    * Keys that order like the columns, with each column's options.
    *
-   * @throws io.ktk.flink.state.ValidationException if a column's type is not supported
+   * @throws io.ktk.flink.state.KtkValidationException if a column's type is not supported
    */
   public static RowConverter ordered(List<SortField> fields) {
     requireNonNull(fields, "fields is null");
@@ -125,7 +122,7 @@ public final class RowConverter {
   /**
    * Keys for equality and hashing only (see the class comment).
    *
-   * @throws io.ktk.flink.state.ValidationException if a column's type is not supported
+   * @throws io.ktk.flink.state.KtkValidationException if a column's type is not supported
    */
   public static RowConverter unordered(List<Field> fields) {
     requireNonNull(fields, "fields is null");
@@ -145,40 +142,10 @@ public final class RowConverter {
   }
 
   /**
-   * Encodes all rows of the columns (one vector per field, same types, same value count) into
-   * one buffer.
-   */
-  public Rows encode(List<? extends ValueVector> columns) {
-    requireNonNull(columns, "columns is null");
-    if (columns.size() != codecs.length) {
-      throw new IllegalArgumentException("Cannot encode rows: " + columns.size()
-          + " columns given for " + codecs.length + " key fields");
-    }
-    int rowCount = columns.isEmpty() ? 0 : columns.get(0).getValueCount();
-    for (int c = 0; c < codecs.length; c++) {
-      ValueVector column = columns.get(c);
-      Field expected = fields.get(c).field();
-      if (!ColumnCodec.sameTypes(column.getField(), expected)) {
-        throw new IllegalArgumentException("Cannot encode rows: column " + c + " ('"
-            + column.getField().getName() + "') has type " + column.getField().getType()
-            + " with children " + column.getField().getChildren() + ", but key field '"
-            + expected.getName() + "' has " + expected.getType() + " with children "
-            + expected.getChildren());
-      }
-      if (column.getValueCount() != rowCount) {
-        throw new IllegalArgumentException("Cannot encode rows: column " + c + " ('"
-            + column.getField().getName() + "') has " + column.getValueCount()
-            + " values, column 0 has " + rowCount);
-      }
-    }
-    return ColumnCodec.encodeAll(this, codecs, columns, rowCount);
-  }
-
-  /**
    * An encoder of Flink rows of {@code rowType} whose key columns are at {@code positions} (one
    * per field of this converter, in order; none given means positions {@code 0..n-1}).
    *
-   * @throws io.ktk.flink.state.ValidationException if a Flink type does not match its key field
+   * @throws io.ktk.flink.state.KtkValidationException if a Flink type does not match its key field
    */
   public RowDataEncoder rowDataEncoder(RowType rowType, int... positions) {
     int[] actual = positions;
@@ -191,45 +158,8 @@ public final class RowConverter {
     return new RowDataEncoder(this, List.of(codecs), rowType, actual);
   }
 
-  /**
-   * Decodes rows encoded by this converter into new vectors (one per field, owned by the caller)
-   * allocated from {@code allocator}.
-   */
-  public List<FieldVector> decode(Rows rows, BufferAllocator allocator) {
-    requireNonNull(rows, "rows is null");
-    requireNonNull(allocator, "allocator is null");
-    if (rows.converter() != this) {
-      throw new IllegalArgumentException(
-          "Cannot decode rows: they were encoded by another converter");
-    }
-    int n = rows.size();
-    byte[] data = rows.data();
-    int[] cursors = new int[n];
-    for (int i = 0; i < n; i++) {
-      cursors[i] = rows.start(i);
-    }
-    List<FieldVector> vectors = new ArrayList<>(codecs.length);
-    try {
-      for (ColumnCodec codec : codecs) {
-        FieldVector vector = codec.field.createVector(allocator);
-        vectors.add(vector);
-        vector.setInitialCapacity(n);
-        vector.allocateNew();
-        for (int i = 0; i < n; i++) {
-          cursors[i] = codec.decode(data, cursors[i], vector, i);
-        }
-        vector.setValueCount(n);
-      }
-      for (int i = 0; i < n; i++) {
-        if (cursors[i] != rows.end(i)) {
-          throw new IllegalArgumentException("Cannot decode row " + i + ": decoding ended at byte "
-              + (cursors[i] - rows.start(i)) + " of " + rows.length(i));
-        }
-      }
-      return vectors;
-    } catch (RuntimeException e) {
-      vectors.forEach(FieldVector::close);
-      throw e;
-    }
+  /** The codecs of the key columns, in order. */
+  ColumnCodec[] codecs() {
+    return codecs;
   }
 }

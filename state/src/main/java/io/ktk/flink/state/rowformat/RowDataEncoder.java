@@ -2,7 +2,7 @@ package io.ktk.flink.state.rowformat;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.rowformat.FieldWriter.Getter;
 import java.util.List;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -17,10 +17,11 @@ import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Encodes the key columns of Flink rows, one row at a time, into a reusable {@link RowBuffer}:
- * the sink's path from a record to its partition key. The bytes equal those of
- * {@link RowConverter#encode} for the same values as Arrow vectors.
+ * the sink's path from a record to its partition key. The bytes are those {@link RowConverter}
+ * specifies; the tests check them against a second, columnar encoder of the same values as Arrow
+ * vectors.
  *
- * <p>Flink types are read as the Arrow types of DESIGN section 3: TINYINT..BIGINT as
+ * <p>Flink types are read as the Arrow types of {@link io.ktk.flink.state.types.FlinkArrowTypes}: TINYINT..BIGINT as
  * int8..int64, FLOAT/DOUBLE as float32/64, BOOLEAN, CHAR/VARCHAR as utf8 (or large_utf8),
  * BINARY/VARBINARY as binary (or large_binary), DATE as date32 days (or date64), TIME as time of
  * any unit, TIMESTAMP(p) as timestamp without zone and TIMESTAMP_LTZ(p) as timestamp with a zone
@@ -166,10 +167,10 @@ public final class RowDataEncoder {
         }
         break;
       default:
-        throw new ValidationException("Cannot encode row key column '" + column + "': Flink type "
+        throw new KtkValidationException("Cannot encode row key column '" + column + "': Flink type "
             + type + " is not supported in row keys");
     }
-    throw new ValidationException("Cannot encode row key column '" + column + "': Flink type "
+    throw new KtkValidationException("Cannot encode row key column '" + column + "': Flink type "
         + type + " does not match the key's Arrow type " + arrow);
   }
 

@@ -10,7 +10,7 @@ import java.util.Arrays;
 
 /**
  * One encoded row as a view of a byte range: no copy is made, so the view shares the bytes of the
- * {@link Rows} batch or {@link RowKeyMap} it came from. Ordered keys compare like the rows they
+ * {@link RowKeyMap} (or other buffer) it came from. Ordered keys compare like the rows they
  * encode; equal keys mean equal rows for both forms.
  */
 public final class RowKey implements Comparable<RowKey> {

@@ -66,10 +66,6 @@ public final class RowKeyMap {
     return getOrAdd(key.array(), 0, key.length());
   }
 
-  public int getOrAdd(Rows rows, int row) {
-    return getOrAdd(rows.data(), rows.start(row), rows.end(row));
-  }
-
   /** The id of the key, or -1 if absent. */
   public int get(byte[] key, int from, int to) {
     checkFromToIndex(from, to, key.length);
@@ -91,25 +87,20 @@ public final class RowKeyMap {
     return get(key.array(), 0, key.length());
   }
 
-  public int get(Rows rows, int row) {
-    return get(rows.data(), rows.start(row), rows.end(row));
-  }
-
   /** A view of the key with this id (valid as long as the map is not cleared). */
   public RowKey key(int id) {
     checkIndex(id, size);
     return new RowKey(keyBytes, keyOffsets[id], keyOffsets[id + 1]);
   }
 
-  /**
-   * Sorts ids (any subset, in any order) in place by their keys, with the radix sort of {@link
-   * Rows#sort}: no key is copied or boxed.
-   */
-  public void sort(int[] ids) {
-    for (int id : ids) {
-      checkIndex(id, size);
-    }
-    new RowSorter(keyBytes, keyOffsets).sort(ids);
+  /** The bytes holding every key (valid until the map grows or is cleared). */
+  byte[] keyBytes() {
+    return keyBytes;
+  }
+
+  /** The key of id {@code i} is {@code keyBytes()[keyOffsets()[i] .. keyOffsets()[i + 1])}. */
+  int[] keyOffsets() {
+    return keyOffsets;
   }
 
   /** Removes all keys, keeping the allocated capacity; ids start again at 0. */

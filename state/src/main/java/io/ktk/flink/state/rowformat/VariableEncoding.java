@@ -9,7 +9,7 @@ import java.util.Arrays;
  * followed by its bytes in blocks of {@link #BLOCK_SIZE}; every block but the last is followed
  * by {@code 0xFF}, the last block is padded with zeros and followed by its unpadded length
  * (1..block size). Descending inverts every byte after a non-null value's first byte included.
- * The block size is a parameter only so that tests can check the seed's 4-byte examples.
+ * The block size is a parameter only so that tests can check the documented 4-byte examples.
  *
  * <p>Unordered: a 4-byte big-endian length, then the raw bytes; null is length {@code -1}.
  */
@@ -18,7 +18,7 @@ final class VariableEncoding {
   static final byte EMPTY = 0x01;
   static final byte NON_EMPTY = 0x02;
   static final byte CONTINUATION = (byte) 0xFF;
-  /** The unordered form's length of a null value (u32::MAX in the seed). */
+  /** The unordered form's length of a null value (u32::MAX in arrow-row). */
   static final int UNORDERED_NULL = -1;
 
   // Largest value whose encoding still fits an int with room for a few headers.

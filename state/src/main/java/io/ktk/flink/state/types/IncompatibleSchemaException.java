@@ -1,6 +1,6 @@
 package io.ktk.flink.state.types;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.Optional;
 
 /**
@@ -10,7 +10,7 @@ import java.util.Optional;
  * and the rule that was broken; {@link #dataset()} and {@link #column()} let a dead-letter
  * output or a CLI report them without parsing the message.
  */
-public class IncompatibleSchemaException extends ValidationException {
+public class IncompatibleSchemaException extends KtkValidationException {
   private static final long serialVersionUID = 1L;
 
   private final String dataset;

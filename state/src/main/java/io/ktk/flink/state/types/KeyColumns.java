@@ -3,8 +3,8 @@ package io.ktk.flink.state.types;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Kartothek's rule that partition, dimension and index columns may not be null (DESIGN section
- * 4): a null key has no partition directory, no cell and no index entry. A record with a null
+ * Kartothek's rule that partition, dimension and index columns may not be null ({@code
+ * docs/design.md}, section 3): a null key has no partition directory, no cell and no index entry. A record with a null
  * key is rejected with an {@link InvalidValueException} (or sent to the dead-letter output by
  * the caller), never dropped. NaN is a value, not a null, and passes.
  */

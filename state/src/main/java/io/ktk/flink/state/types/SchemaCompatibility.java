@@ -22,7 +22,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Decides whether a micro-batch may be appended to a dataset, given the dataset's committed
  * schema, and what the committed schema becomes when it is.
  *
- * <p>Rules (DESIGN section 3 and the type-system seed):
+ * <p>Rules (Kartothek's table type system):
  * <ul>
  *   <li>The batch has exactly the committed columns; order does not matter. Missing and extra
  *       columns are named in the error.
@@ -36,8 +36,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       fields (pyarrow infers {@code list<item: null>} for a column of empty lists).
  *   <li>Types of different {@link TypeClass classes} never fit: signed/unsigned integers,
  *       integers/floats, strings/binary, booleans/integers. Within a class, the normalized types
- *       must be equal: timestamps of another unit or zone, decimals of another precision or
- *       scale, {@code date32}/{@code date64} and {@code time32}/{@code time64} do not fit.
+ *       must be equal: zoned timestamps of another unit or zone, timestamps with and without a
+ *       zone, decimals of another precision or scale, {@code date32}/{@code date64} and {@code
+ *       time32}/{@code time64} do not fit. Timestamps without a zone fit whatever their unit (they
+ *       normalize to {@code timestamp[us]}, as plateau treats them as one type); their values
+ *       must still fit microseconds exactly ({@link TimestampCoercion}).
  *   <li>{@code string}/{@code large_string}/{@code string_view}, the three binary variants and
  *       {@code list}/{@code large_list} (and list views) fit each other: they differ only in
  *       offset width, which Parquet does not store. {@link #merge} keeps the committed variant.
@@ -228,8 +231,10 @@ public final class SchemaCompatibility {
       case TIMESTAMP -> {
         ArrowType.Timestamp a = (ArrowType.Timestamp) committed;
         ArrowType.Timestamp b = (ArrowType.Timestamp) offered;
-        if (a.getUnit() != b.getUnit()) {
-          yield "timestamps of different units are different types (Kartothek does not normalize timestamps)";
+        if (a.getTimezone() != null && b.getTimezone() != null && a.getUnit() != b.getUnit()
+            && a.getTimezone().equals(b.getTimezone())) {
+          yield "timestamps with a time zone of different units are different types (plateau and Kartothek"
+              + " normalize only timestamps without a zone)";
         }
         if (a.getTimezone() == null || b.getTimezone() == null) {
           yield "timestamps without and with a time zone are different types";

@@ -20,17 +20,13 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The physical Arrow schema of a batch, as pyarrow would infer it from the batch's values.
- * Kartothek records this per file, and {@link SchemaCompatibility} checks it against the
- * committed schema; the point of inferring it is the {@code null} type: a column that holds only
- * nulls has no values to judge, so it must not pin or contradict the dataset's type.
+ * The Arrow schema pyarrow would infer from Java values, for data that comes without a declared
+ * schema (a column of values, a map of columns). A column that holds only nulls has type {@code
+ * null}, as pyarrow gives it; the sink never writes such a column, because it knows each column's
+ * declared type and writes that, values or not (plateau reads a {@code null} column back as pandas
+ * {@code object}, not as the declared type).
  *
- * <p>With a declared schema ({@link #physicalSchema}), every column keeps its declared type
- * unless all its values are null (or the batch is empty): then it becomes {@code null}. Nested
- * declared types are kept as declared.
- *
- * <p>Without one ({@link #inferField}, {@link #inferSchema}), Java values map as pyarrow maps the
- * corresponding Python values:
+ * <p>Java values map as pyarrow maps the corresponding Python values:
  *
  * <pre>
  * Long -> int64      Integer -> int32   Short -> int16   Byte -> int8
@@ -56,65 +52,6 @@ public final class SchemaInference {
 
   private SchemaInference() {}
 
-  /**
-   * The physical schema of a batch with a declared schema: {@code columns.get(i)} holds the values
-   * of {@code declared}'s column {@code i}; columns without a non-null value become {@code null}.
-   */
-  public static Schema physicalSchema(Schema declared, List<? extends List<?>> columns) {
-    requireNonNull(declared, "declared is null");
-    requireNonNull(columns, "columns is null");
-    List<Field> fields = declared.getFields();
-    if (columns.size() != fields.size()) {
-      throw new IllegalArgumentException("Cannot infer the physical schema of a batch: " + columns.size()
-          + " columns of values for a schema of " + fields.size() + " columns");
-    }
-    boolean[] hasValue = new boolean[fields.size()];
-    for (int i = 0; i < fields.size(); i++) {
-      for (Object value : columns.get(i)) {
-        if (value != null) {
-          hasValue[i] = true;
-          break;
-        }
-      }
-    }
-    return withNullColumns(declared, hasValue);
-  }
-
-  /**
-   * As {@link #physicalSchema}, for a batch whose columns are summarized by whether they hold a
-   * value: {@code hasValue[i]} says whether column {@code i} of {@code declared} holds a non-null
-   * value; columns that do not become {@code null}.
-   */
-  public static Schema physicalSchema(Schema declared, boolean[] hasValue) {
-    requireNonNull(declared, "declared is null");
-    requireNonNull(hasValue, "hasValue is null");
-    if (hasValue.length != declared.getFields().size()) {
-      throw new IllegalArgumentException("Cannot infer the physical schema of a batch: " + hasValue.length
-          + " columns summarized for a schema of " + declared.getFields().size() + " columns");
-    }
-    return withNullColumns(declared, hasValue.clone());
-  }
-
-  /** As {@link #physicalSchema}, for a batch given as rows, each with one value per declared column. */
-  public static Schema physicalSchemaOfRows(Schema declared, Iterable<Object[]> rows) {
-    requireNonNull(declared, "declared is null");
-    requireNonNull(rows, "rows is null");
-    int width = declared.getFields().size();
-    boolean[] hasValue = new boolean[width];
-    long rowNumber = 0;
-    for (Object[] row : rows) {
-      if (row.length != width) {
-        throw new IllegalArgumentException("Cannot infer the physical schema of a batch: row " + rowNumber
-            + " has " + row.length + " values for a schema of " + width + " columns");
-      }
-      for (int i = 0; i < width; i++) {
-        hasValue[i] |= row[i] != null;
-      }
-      rowNumber++;
-    }
-    return withNullColumns(declared, hasValue);
-  }
-
   /** Infers a column's field from its values, as pyarrow infers a column from Python values. */
   public static Field inferField(String column, Iterable<?> values) {
     requireNonNull(column, "column is null");
@@ -132,15 +69,6 @@ public final class SchemaInference {
     List<Field> fields = new ArrayList<>(columns.size());
     columns.forEach((name, values) -> fields.add(inferField(name, values)));
     return new Schema(fields);
-  }
-
-  private static Schema withNullColumns(Schema declared, boolean[] hasValue) {
-    List<Field> fields = new ArrayList<>(hasValue.length);
-    for (int i = 0; i < hasValue.length; i++) {
-      Field field = declared.getFields().get(i);
-      fields.add(hasValue[i] ? field : nullField(field.getName()));
-    }
-    return new Schema(fields, declared.getCustomMetadata());
   }
 
   private static Field nullField(String name) {

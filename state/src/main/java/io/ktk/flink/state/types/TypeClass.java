@@ -10,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * {@code uint64}, {@code double}, {@code bool} or {@code string}); types within one class are
  * compatible when they are equal after {@link TypeNormalization normalization}.
  *
- * <p>Beyond the seed, three classes group storage variants of one logical type: {@code string},
+ * <p>Beyond Kartothek's documentation, three classes group storage variants of one logical type: {@code string},
  * {@code large_string} and {@code string_view} are all {@link #STRING}; {@code binary},
  * {@code large_binary} and {@code binary_view} are all {@link #BINARY}; {@code list},
  * {@code large_list}, {@code list_view} and {@code large_list_view} are all {@link #LIST}. They

@@ -1,6 +1,6 @@
 package io.ktk.flink.state.types;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 
 /**
  * A column has a type that has no place in the Kartothek type system: a Flink {@code MULTISET},
@@ -8,7 +8,7 @@ import io.ktk.flink.state.ValidationException;
  * out. The message names the column (a path such as {@code r.m} or {@code tags[]} for nested
  * fields) and the type.
  */
-public class UnsupportedTypeException extends ValidationException {
+public class UnsupportedTypeException extends KtkValidationException {
   private static final long serialVersionUID = 1L;
 
   public UnsupportedTypeException(String message) {

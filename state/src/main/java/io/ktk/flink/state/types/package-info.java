@@ -1,6 +1,6 @@
 /**
- * The Kartothek type system over Arrow types (DESIGN sections 3 and 4, seed
- * {@code kartothek-type-system.txt}).
+ * The Kartothek type system over Arrow types (Kartothek's table type system;
+ * {@code docs/design.md}, sections 3 and 4).
  *
  * <ul>
  *   <li>{@link io.ktk.flink.state.types.FlinkArrowTypes}: Flink {@code LogicalType} to Arrow
@@ -10,8 +10,8 @@
  *   <li>{@link io.ktk.flink.state.types.TypeClass}: which types hold the same kind of value.
  *   <li>{@link io.ktk.flink.state.types.SchemaCompatibility}: may a batch be appended, and what
  *       the committed schema becomes.
- *   <li>{@link io.ktk.flink.state.types.SchemaInference}: the physical schema of a batch from its
- *       values ({@code null} for columns without values).
+ *   <li>{@link io.ktk.flink.state.types.SchemaInference}: the schema pyarrow would infer from
+ *       values without a declared schema ({@code null} for columns without values).
  *   <li>{@link io.ktk.flink.state.types.TimestampCoercion}: timestamps to microseconds, never
  *       truncating.
  *   <li>{@link io.ktk.flink.state.types.KeyColumns}: key columns may not be null.

@@ -4,7 +4,7 @@ import java.nio.DoubleBuffer;
 import java.util.Arrays;
 
 /** A column of float16, float or double values, as doubles (narrower values are widened exactly). */
-public final class DoubleVector implements ColumnVector {
+public final class DoubleVector implements TypedVector {
   private double[] values;
   private final NullFlags nulls = new NullFlags();
   private int size;
@@ -83,12 +83,12 @@ public final class DoubleVector implements ColumnVector {
   }
 
   @Override
-  public boolean canAppend(ColumnVector other) {
+  public boolean canAppend(TypedVector other) {
     return other instanceof DoubleVector;
   }
 
   @Override
-  public void appendFrom(ColumnVector other) {
+  public void appendFrom(TypedVector other) {
     DoubleVector from = (DoubleVector) other;
     ensure(size + from.size);
     System.arraycopy(from.values, 0, values, size, from.size);

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * A column of values held as longs: integers, dates, times, timestamps and decimals of up to 18
  * digits, each interpreted by the vector's {@link LongType}.
  */
-public final class LongVector implements ColumnVector {
+public final class LongVector implements TypedVector {
   private final LongType type;
   private long[] values;
   private final NullFlags nulls = new NullFlags();
@@ -94,12 +94,12 @@ public final class LongVector implements ColumnVector {
   }
 
   @Override
-  public boolean canAppend(ColumnVector other) {
+  public boolean canAppend(TypedVector other) {
     return other instanceof LongVector from && from.type.equals(type);
   }
 
   @Override
-  public void appendFrom(ColumnVector other) {
+  public void appendFrom(TypedVector other) {
     LongVector from = (LongVector) other;
     if (!from.type.equals(type)) {
       throw new IllegalArgumentException("Cannot append longs of type " + from.type + " to a vector of " + type);

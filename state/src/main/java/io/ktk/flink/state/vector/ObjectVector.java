@@ -7,7 +7,7 @@ import java.util.Arrays;
  * kinds that have no primitive representation here. Values read from a Parquet dictionary page
  * are decoded once and shared by every row that refers to them.
  */
-public final class ObjectVector implements ColumnVector {
+public final class ObjectVector implements TypedVector {
   private Object[] values;
   private int size;
 
@@ -61,12 +61,12 @@ public final class ObjectVector implements ColumnVector {
 
   /** Any vector's rows can be appended here, as typed values. */
   @Override
-  public boolean canAppend(ColumnVector other) {
+  public boolean canAppend(TypedVector other) {
     return true;
   }
 
   @Override
-  public void appendFrom(ColumnVector other) {
+  public void appendFrom(TypedVector other) {
     if (other instanceof ObjectVector from) {
       if (size + from.size > values.length) {
         values = Arrays.copyOf(values, Math.max(size + from.size, size + (size >> 1)));
@@ -81,7 +81,7 @@ public final class ObjectVector implements ColumnVector {
   }
 
   /** A copy of {@code vector} as typed values. */
-  public static ObjectVector copyOf(ColumnVector vector) {
+  public static ObjectVector copyOf(TypedVector vector) {
     ObjectVector out = new ObjectVector(vector.size());
     out.appendFrom(vector);
     return out;

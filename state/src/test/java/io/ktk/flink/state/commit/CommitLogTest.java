@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.FaultyObjectStore;
@@ -53,8 +54,8 @@ class CommitLogTest {
     return new DataFile("p=" + partition + "/" + UUID.randomUUID().toString().replace("-", ""), rows, rows * 10, PHYSICAL);
   }
 
-  static CommitRequest append(DataFile... files) {
-    return CommitRequest.append(List.of("p"), SCHEMA, List.of(files));
+  static DatasetChange append(DataFile... files) {
+    return DatasetChange.append(List.of("p"), SCHEMA, List.of(files));
   }
 
   @Test
@@ -63,10 +64,10 @@ class CommitLogTest {
     assertThat(log.state().exists()).isFalse();
     DataFile a = file("x", 3);
     DataFile b = file("y", 4);
-    assertThat(log.commit(append(a).withIndex(List.of("c"), Map.of("c", Map.of(7L, List.of(a.label()))))).version())
-        .isZero();
-    assertThat(log.commit(append(b).withIndex(List.of(), Map.of("c", Map.of(7L, List.of(b.label()))))).version())
-        .isEqualTo(1);
+    assertThat(log.commit(append(a).withIndex(List.of("c"), Map.of("c", Map.of(IndexValue.of(7L), List.of(a.label())))))
+        .version()).isZero();
+    assertThat(log.commit(append(b).withIndex(List.of(), Map.of("c", Map.of(IndexValue.of(7L), List.of(b.label())))))
+        .version()).isEqualTo(1);
 
     DatasetState reopened = CommitLog.open(store, DATASET, OPTIONS).state();
     assertThat(reopened.version()).isEqualTo(1);
@@ -75,8 +76,8 @@ class CommitLogTest {
     assertThat(reopened.files().get(a.label())).isEqualTo(a);
     assertThat(reopened.schema()).isEqualTo(SCHEMA);
     assertThat(reopened.indexColumns()).containsExactly("c");
-    assertThat(reopened.index("c")).containsOnlyKeys(7L);
-    assertThat(reopened.index("c").get(7L)).containsExactlyInAnyOrder(a.label(), b.label());
+    assertThat(reopened.index("c")).containsOnlyKeys(IndexValue.of(7L));
+    assertThat(reopened.index("c").get(IndexValue.of(7L))).containsExactlyInAnyOrder(a.label(), b.label());
   }
 
   @Test
@@ -143,7 +144,7 @@ class CommitLogTest {
     appender.commit(append(concurrentX));
 
     DataFile newX = file("x", 5);
-    replacer.commit(CommitRequest.replacePartitions(List.of("p"), SCHEMA, List.of(newX), Set.of("p=x")));
+    replacer.commit(DatasetChange.replacePartitions(List.of("p"), SCHEMA, List.of(newX), Set.of("p=x")));
 
     DatasetState state = CommitLog.open(store, DATASET, OPTIONS).state();
     assertThat(state.files()).containsOnlyKeys(keptY.label(), newX.label());
@@ -152,10 +153,10 @@ class CommitLogTest {
   @Test
   void commitWithOtherPartitionKeysThanTheDatasetIsRefused() throws IOException {
     CommitLog.open(store, DATASET, OPTIONS).commit(append(file("x", 1)));
-    CommitRequest byQ = CommitRequest.append(List.of("c"), SCHEMA, List.of(
+    DatasetChange byQ = DatasetChange.append(List.of("c"), SCHEMA, List.of(
         new DataFile("c=1/" + "0".repeat(32), 1, 1, PHYSICAL)));
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS).commit(byQ))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("'sales'")
         .hasMessageContaining("partitioned by [p]")
         .hasMessageContaining("[c]");
@@ -163,10 +164,10 @@ class CommitLogTest {
 
   @Test
   void labelsThatDoNotMatchThePartitionKeysAreRefused() throws IOException {
-    CommitRequest bad = CommitRequest.append(List.of("p"), SCHEMA, List.of(
+    DatasetChange bad = DatasetChange.append(List.of("p"), SCHEMA, List.of(
         new DataFile("q=1/" + "0".repeat(32), 1, 1, PHYSICAL)));
     assertThatThrownBy(() -> CommitLog.open(store, DATASET, OPTIONS).commit(bad))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("label 'q=1/")
         .hasMessageContaining("[p]");
     assertThat(store.list("sales/").hasNext()).as("nothing written").isFalse();
@@ -268,15 +269,15 @@ class CommitLogTest {
     Schema intV = new Schema(List.of(SCHEMA.getFields().get(0), SCHEMA.getFields().get(1),
         field("v", new ArrowType.Int(64, true))));
     CommitLog log = CommitLog.open(store, DATASET, OPTIONS);
-    log.commit(CommitRequest.append(List.of("p"), allNullV, List.of(file("x", 1))));
+    log.commit(DatasetChange.append(List.of("p"), allNullV, List.of(file("x", 1))));
     assertThat(log.state().schema().findField("v").getType()).isEqualTo(new ArrowType.Null());
 
     CommitLog other = CommitLog.open(store, DATASET, OPTIONS);
-    log.commit(CommitRequest.append(List.of("p"), int8C, List.of(file("x", 1))));
+    log.commit(DatasetChange.append(List.of("p"), int8C, List.of(file("x", 1))));
     assertThat(log.state().schema()).as("int8 normalized, null column took double").isEqualTo(SCHEMA);
 
     // `other` still believes v is null-typed: its rebase must re-validate against double.
-    assertThatThrownBy(() -> other.commit(CommitRequest.append(List.of("p"), intV, List.of(file("y", 1)))))
+    assertThatThrownBy(() -> other.commit(DatasetChange.append(List.of("p"), intV, List.of(file("y", 1)))))
         .isInstanceOf(IncompatibleSchemaException.class)
         .hasMessageContaining("'sales'")
         .hasMessageContaining("'v'")

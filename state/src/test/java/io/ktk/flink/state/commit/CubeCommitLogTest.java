@@ -26,7 +26,7 @@ class CubeCommitLogTest {
   }
 
   private long commit(String uuid, String writer, long checkpoint, boolean cubeTransaction) throws IOException {
-    CommitRequest request = CommitLogTest.append(CommitLogTest.file("x", 1)).withWriter(writer, checkpoint);
+    DatasetChange request = CommitLogTest.append(CommitLogTest.file("x", 1)).withWriter(writer, checkpoint);
     if (cubeTransaction) {
       request = request.withCubeTransaction(CUBE);
     }

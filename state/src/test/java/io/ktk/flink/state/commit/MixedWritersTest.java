@@ -11,6 +11,7 @@ import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -73,11 +74,11 @@ class MixedWritersTest {
 
   private CommitResult commit(CommitLog log, LocalDate day, long... cs) throws IOException {
     DataFile file = writeFile(day, cs);
-    Map<Object, List<String>> values = new TreeMap<>();
+    Map<IndexValue, List<String>> values = new TreeMap<>(java.util.Comparator.comparing(v -> (Long) v.value()));
     for (long c : cs) {
-      values.put(c, List.of(file.label()));
+      values.put(IndexValue.of(c), List.of(file.label()));
     }
-    return log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(file))
+    return log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(file))
         .withIndex(List.of("c"), Map.of("c", values)));
   }
 
@@ -123,8 +124,8 @@ class MixedWritersTest {
   void aPlateauAppendIsAdoptedBeforeTheNextCommitAndStaysInTheView() throws IOException {
     CommitLog log = CommitLog.open(store, UUID, CommitLogOptions.DEFAULTS);
     DataFile ours = writeFile(LocalDate.of(2024, 1, 1), 1, 2);
-    log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(ours))
-        .withIndex(List.of("c"), Map.of("c", Map.of(1L, List.of(ours.label()), 2L, List.of(ours.label())))));
+    log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(ours))
+        .withIndex(List.of("c"), Map.of("c", Map.of(IndexValue.of(1L), List.of(ours.label()), IndexValue.of(2L), List.of(ours.label())))));
     log.publish();
     DataFile theirs = plateauAppends(LocalDate.of(2024, 1, 2), 2, 3);
 
@@ -134,10 +135,10 @@ class MixedWritersTest {
     assertThat(next.version()).isEqualTo(2);
     DatasetState state = CommitLog.open(store, UUID, CommitLogOptions.DEFAULTS).state();
     assertThat(state.files()).containsKey(theirs.label()).hasSize(3);
-    assertThat(state.index("c").get(2L)).containsExactlyInAnyOrder(ours.label(), theirs.label());
-    assertThat(state.index("c").get(3L)).containsExactly(theirs.label());
+    assertThat(state.index("c").get(IndexValue.of(2L))).containsExactlyInAnyOrder(ours.label(), theirs.label());
+    assertThat(state.index("c").get(IndexValue.of(3L))).containsExactly(theirs.label());
     LogEntry adoption = new LogReader(store, UUID).readEntryIfPresent(1, state);
-    assertThat(adoption.operation()).isEqualTo(Operation.ADOPT_CHANGES);
+    assertThat(adoption.operation()).isEqualTo(LogOperation.ADOPT_CHANGES);
     assertThat(adoption.writerId()).isEqualTo(PublishedViewCheck.FOREIGN_WRITER);
 
     other.publish();
@@ -176,7 +177,7 @@ class MixedWritersTest {
     long adopted = log.adoptForeignChanges();
     assertThat(adopted).isEqualTo(2);
     assertThat(log.state().files().keySet()).allMatch(label -> label.startsWith("day=2024-01-01/"));
-    assertThat(log.state().index("c")).containsOnlyKeys(1L);
+    assertThat(log.state().index("c")).containsOnlyKeys(IndexValue.of(1L));
     assertThat(log.adoptForeignChanges()).as("nothing more to adopt").isEqualTo(-1);
   }
 
@@ -195,7 +196,7 @@ class MixedWritersTest {
     assertThat(state.version()).isEqualTo(3);
     for (long version = 0; version <= 3; version++) {
       assertThat(new LogReader(store, UUID).readEntryIfPresent(version, state).operation())
-          .isNotEqualTo(Operation.ADOPT_CHANGES);
+          .isNotEqualTo(LogOperation.ADOPT_CHANGES);
     }
   }
 

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -73,17 +74,17 @@ class PlateauViewTest {
     return new DataFile(label.toString(), cs.length, store.head(key).orElseThrow().size(), PHYSICAL);
   }
 
-  private static Map<String, Map<Object, List<String>>> indexOf(DataFile file, long... cs) {
-    Map<Object, List<String>> values = new HashMap<>();
+  private static Map<String, Map<IndexValue, List<String>>> indexOf(DataFile file, long... cs) {
+    Map<IndexValue, List<String>> values = new HashMap<>();
     for (long c : cs) {
-      values.put(c, List.of(file.label()));
+      values.put(IndexValue.of(c), List.of(file.label()));
     }
     return Map.of("c", values);
   }
 
   private CommitResult commitFile(CommitLog log, LocalDate day, long... cs) throws IOException {
     DataFile file = writeFile(log.uuid(), day, cs);
-    return log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(file)).withIndex(List.of("c"), indexOf(file, cs)));
+    return log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(file)).withIndex(List.of("c"), indexOf(file, cs)));
   }
 
   @Test
@@ -177,15 +178,16 @@ class PlateauViewTest {
     CommitLog log = CommitLog.open(store, "legacy", CommitLogOptions.DEFAULTS);
     assertThat(log.state().version()).isZero();
     assertThat(log.state().files()).containsOnlyKeys("p=1/" + "a".repeat(32), "p=2/" + "b".repeat(32));
-    assertThat(log.state().index("c").get(11L)).containsExactly("p=1/" + "a".repeat(32), "p=2/" + "b".repeat(32));
+    assertThat(log.state().index("c").get(IndexValue.of(11L)))
+        .containsExactly("p=1/" + "a".repeat(32), "p=2/" + "b".repeat(32));
     assertThat(log.state().metadata().get("creation_time").asText()).isEqualTo("2024-01-01T00:00:00");
 
     Schema physical = new Schema(List.of(field("c", new ArrowType.Int(64, true)), field("x", ArrowType.Utf8.INSTANCE)));
     Schema logical = new Schema(List.of(field("p", new ArrowType.Int(32, true)), physical.getFields().get(0),
         physical.getFields().get(1)));
     DataFile added = new DataFile("p=3/" + "c".repeat(32), 1, 100, physical);
-    log.commit(CommitRequest.append(List.of("p"), logical, List.of(added))
-        .withIndex(List.of(), Map.of("c", Map.of(12L, List.of(added.label())))));
+    log.commit(DatasetChange.append(List.of("p"), logical, List.of(added))
+        .withIndex(List.of(), Map.of("c", Map.of(IndexValue.of(12L), List.of(added.label())))));
     new PlateauPublisher().publish(log);
 
     DatasetMetadata view = DatasetMetadata.load(store, "legacy").orElseThrow();
@@ -195,7 +197,8 @@ class PlateauViewTest {
     assertThat(snapshot.partitions()).extracting(Partition::values)
         .containsExactly(List.of(1L), List.of(2L), List.of(3L));
     assertThat(snapshot.partitions().get(0).rows()).as("adopted files have unknown row counts").isEqualTo(-1);
-    assertThat(snapshot.index("c")).containsOnlyKeys(10L, 11L, 12L);
+    assertThat(snapshot.index("c"))
+        .containsOnlyKeys(IndexValue.of(10L), IndexValue.of(11L), IndexValue.of(12L));
   }
 
   @Test
@@ -204,13 +207,13 @@ class PlateauViewTest {
     PlateauPublisher publisher = new PlateauPublisher();
     LocalDate day = LocalDate.of(2024, 1, 1);
     DataFile replaced = writeFile("events", day, 1);
-    log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(replaced))
+    log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(replaced))
         .withIndex(List.of("c"), indexOf(replaced, 1)));
     publisher.publish(log);
     DataFile kept = writeFile("events", LocalDate.of(2024, 1, 2), 2);
-    log.commit(CommitRequest.append(List.of("day"), SCHEMA, List.of(kept)).withIndex(List.of(), indexOf(kept, 2)));
+    log.commit(DatasetChange.append(List.of("day"), SCHEMA, List.of(kept)).withIndex(List.of(), indexOf(kept, 2)));
     DataFile replacement = writeFile("events", day, 3);
-    log.commit(CommitRequest.replacePartitions(List.of("day"), SCHEMA, List.of(replacement), Set.of("day=2024-01-01"))
+    log.commit(DatasetChange.replacePartitions(List.of("day"), SCHEMA, List.of(replacement), Set.of("day=2024-01-01"))
         .withIndex(List.of(), indexOf(replacement, 3)));
     publisher.publish(log);
     DataFile orphan = writeFile("events", day, 4); // written by a writer that never committed
@@ -244,10 +247,10 @@ class PlateauViewTest {
     DatasetMetadata view = DatasetMetadata.load(store, "events").orElseThrow();
     assertThat(store.head(view.externalIndexKeys().get("c"))).isPresent();
     assertThatThrownBy(() -> GarbageCollector.collect(store, "nothing", Duration.ofDays(1), twoDaysLater, false))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("'nothing'");
     assertThatThrownBy(() -> GarbageCollector.collect(store, "events", Duration.ofMinutes(5), twoDaysLater, false))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("safety age of PT5M: it is below the floor of PT1H");
   }
 

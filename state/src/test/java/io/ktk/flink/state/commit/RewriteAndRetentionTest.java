@@ -3,6 +3,7 @@ package io.ktk.flink.state.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.CountingObjectStore;
@@ -33,8 +34,8 @@ class RewriteAndRetentionTest {
     store = new LocalObjectStore(dir);
   }
 
-  private static Map<String, Map<Object, List<String>>> index(DataFile file, long value) {
-    return Map.of("c", Map.of(value, List.of(file.label())));
+  private static Map<String, Map<IndexValue, List<String>>> index(DataFile file, long value) {
+    return Map.of("c", Map.of(IndexValue.of(value), List.of(file.label())));
   }
 
   private CommitLog logIndexedOnC(CommitLogOptions options) throws IOException {
@@ -58,18 +59,17 @@ class RewriteAndRetentionTest {
 
     // Versions 0..2 rewritten into one file; version 3 and 4 stay.
     DataFile compacted = CommitLogTest.file("x", 3);
-    CommitResult result = log.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA,
+    CommitResult result = log.commit(DatasetChange.rewrite(CommitLogTest.SCHEMA,
         small.subList(0, 3).stream().map(DataFile::label).toList(), List.of(compacted),
-        Map.of(compacted.label(), 2L), Map.of("c", Map.of(0L, List.of(compacted.label()), 1L,
-            List.of(compacted.label()), 2L, List.of(compacted.label())))));
+        Map.of(compacted.label(), 2L), Map.of("c", Map.of(IndexValue.of(0L), List.of(compacted.label()), IndexValue.of(1L), List.of(compacted.label()), IndexValue.of(2L), List.of(compacted.label())))));
     assertThat(result.version()).isEqualTo(5);
 
     DatasetState state = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS).state();
     assertThat(state.files()).containsOnlyKeys(compacted.label(), small.get(3).label(), later.label());
     assertThat(state.addedIn(compacted.label())).as("ordered as its newest rows").isEqualTo(2);
     assertThat(state.addedIn(small.get(3).label())).isEqualTo(3);
-    assertThat(state.index("c")).containsOnlyKeys(0L, 1L, 2L, 3L, 9L);
-    assertThat(state.index("c").get(1L)).containsExactly(compacted.label());
+    assertThat(state.index("c")).containsOnlyKeys(IndexValue.of(0L), IndexValue.of(1L), IndexValue.of(2L), IndexValue.of(3L), IndexValue.of(9L));
+    assertThat(state.index("c").get(IndexValue.of(1L))).containsExactly(compacted.label());
     assertThat(state.removedFiles()).containsOnlyKeys(small.subList(0, 3).stream().map(DataFile::label).toArray(String[]::new));
   }
 
@@ -83,17 +83,17 @@ class RewriteAndRetentionTest {
     DataFile appended = CommitLogTest.file("x", 1);
     log.commit(CommitLogTest.append(appended).withIndex(List.of(), index(appended, 5)));
     DataFile a = CommitLogTest.file("x", 1);
-    CommitResult won = compactor.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA, List.of(first), List.of(a),
+    CommitResult won = compactor.commit(DatasetChange.rewrite(CommitLogTest.SCHEMA, List.of(first), List.of(a),
         Map.of(a.label(), 0L), index(a, 0)));
     assertThat(won.version()).as("rebased past the append").isEqualTo(2);
 
     DataFile b = CommitLogTest.file("x", 1);
-    assertThatThrownBy(() -> other.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA, List.of(first), List.of(b),
+    assertThatThrownBy(() -> other.commit(DatasetChange.rewrite(CommitLogTest.SCHEMA, List.of(first), List.of(b),
         Map.of(b.label(), 0L), index(b, 0))))
         .isInstanceOf(RewriteConflictException.class)
         .hasMessageContaining("file '" + first + "' is no longer part of it");
     DataFile c = CommitLogTest.file("x", 1);
-    assertThatThrownBy(() -> other.commit(CommitRequest.rewrite(CommitLogTest.SCHEMA, List.of(appended.label()),
+    assertThatThrownBy(() -> other.commit(DatasetChange.rewrite(CommitLogTest.SCHEMA, List.of(appended.label()),
         List.of(c), Map.of(c.label(), 1L), Map.of())))
         .isInstanceOf(RewriteConflictException.class)
         .hasMessageContaining("indexed on column 'c'");

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -227,14 +227,14 @@ class CommonMetadataFileTest {
   @Test
   void partitionKeysMustBeColumnsOnceAndColumnsUnique() {
     assertThatThrownBy(() -> CommonMetadataFile.layout(INPUT, List.of("p", "nope")))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("partition key nope");
     assertThatThrownBy(() -> CommonMetadataFile.layout(INPUT, List.of("p", "p")))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("appears twice");
     Schema duplicate = new Schema(List.of(Field.nullable("a", I64), Field.nullable("a", UTF8)));
     assertThatThrownBy(() -> CommonMetadataFile.layout(duplicate, List.of()))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column a appears twice");
   }
 }

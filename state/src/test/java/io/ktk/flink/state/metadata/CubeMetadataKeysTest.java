@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +71,7 @@ class CubeMetadataKeysTest {
     DatasetMetadata seed = seedWith(Map.of(CubeMetadataKeys.DIMENSION_COLUMNS, "[\"x\",\"p\"]",
         CubeMetadataKeys.PARTITION_COLUMNS, "[\"p\"]"));
     assertThatThrownBy(() -> CubeMetadataKeys.readSpec(seed))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot define cube c: partition columns cannot share columns with dimension columns, but share [p]");
   }
 

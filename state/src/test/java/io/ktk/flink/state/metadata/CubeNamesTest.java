@@ -3,7 +3,7 @@ package io.ktk.flink.state.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import org.junit.jupiter.api.Test;
 
 class CubeNamesTest {
@@ -33,24 +33,24 @@ class CubeNamesTest {
   @Test
   void uuidsThatAreNotCubeDatasetsAreRefused() {
     assertThatThrownBy(() -> CubeNames.parse("plain"))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot read cube dataset uuid 'plain': it has no '++'");
     assertThatThrownBy(() -> CubeNames.parse("a++b++c"))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("'a++b++c'")
         .hasMessageContaining("dataset id 'b++c'");
     assertThatThrownBy(() -> CubeNames.parse("++seed"))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("cube name '': it must not be empty");
   }
 
   private static void assertRefused(String name, String reason) {
     assertThatThrownBy(() -> CubeNames.datasetUuid(name, "seed"))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot use cube name '" + name + "'")
         .hasMessageContaining(reason);
     assertThatThrownBy(() -> CubeNames.datasetUuid("cube", name))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot use dataset id '" + name + "'");
   }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,10 +72,10 @@ class CubeValidationTest {
 
     assertThatThrownBy(() -> CubeValidation.discover("weather",
             Map.of("seed", seed().metadata(), "enrich", secondSeed.metadata())))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot read cube weather: datasets [enrich, seed] are all marked as seed");
     assertThatThrownBy(() -> CubeValidation.discover("weather", Map.of("enrich", enrich().metadata())))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot read cube weather: none of its datasets [enrich] is marked as seed");
   }
 
@@ -88,10 +88,38 @@ class CubeValidationTest {
   }
 
   @Test
-  void everyDatasetIsPartitionedByTheCubesPartitionColumns() {
+  void theSeedIsPartitionedByTheCubesPartitionColumnsInOrder() {
+    CubeSpec cube = CubeSpec.of("weather", List.of("city", "sensor"), List.of("country", "day"));
+    CubeValidation.CubeDataset seed = dataset(cube, "seed", List.of("day", "country"), Set.of("city", "sensor"),
+        Set.of("country", "day", "city", "sensor", "temp"), CubeMetadataKeys.datasetMetadata(cube, "seed"));
+    assertThatThrownBy(() -> CubeValidation.validate(cube, List.of(seed)))
+        .isInstanceOf(KtkValidationException.class)
+        .hasMessage("Cannot accept cube weather: seed dataset seed has partition keys [day, country], expected"
+            + " [country, day] (rule: the seed is partitioned by the cube's partition columns, in order)");
+  }
+
+  @Test
+  void anEnrichmentMayBePartitionedBySomeOfThePartitionColumnsInAnyOrderAsKartothekAllows() {
+    CubeSpec cube = CubeSpec.of("weather", List.of("city", "sensor"), List.of("country", "day"));
+    CubeValidation.CubeDataset seed = dataset(cube, "seed", List.of("country", "day"), Set.of("city", "sensor"),
+        Set.of("country", "day", "city", "sensor", "temp"), CubeMetadataKeys.datasetMetadata(cube, "seed"));
+    CubeValidation.CubeDataset byDay = dataset(cube, "daily", List.of("day"), Set.of(),
+        Set.of("day", "city", "rain"), CubeMetadataKeys.datasetMetadata(cube, "daily"));
+    CubeValidation.CubeDataset swapped = dataset(cube, "swapped", List.of("day", "country"), Set.of(),
+        Set.of("day", "country", "city", "wind"), CubeMetadataKeys.datasetMetadata(cube, "swapped"));
+    CubeValidation.CubeDataset unpartitioned = dataset(cube, "static", List.of(), Set.of(),
+        Set.of("city", "population"), CubeMetadataKeys.datasetMetadata(cube, "static"));
+
+    assertThatCode(() -> CubeValidation.validate(cube, List.of(seed, byDay, swapped, unpartitioned)))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aPartitionColumnThatIsAPlainDataColumnIsRefusedAsKartothekRefusesIt() {
     CubeValidation.CubeDataset other = dataset("enrich", List.of(), Set.of(), Set.of("country", "city", "population"));
-    assertInvalid(List.of(seed(), other), "dataset enrich has partition keys [], expected [country]"
-        + " (rule: every dataset is partitioned by the cube's partition columns)");
+    assertInvalid(List.of(seed(), other), "dataset enrich holds partition columns [country] as data columns,"
+        + " partitioned by [] (rule: a dataset that has a partition column of the cube is partitioned by it; it may"
+        + " lack some of them)");
   }
 
   @Test
@@ -138,7 +166,7 @@ class CubeValidationTest {
     CubeValidation.checkNoDuplicateCells(CUBE, "seed", cells);
     cells.add(List.of("DE", "Hamburg", 1L));
     assertThatThrownBy(() -> CubeValidation.checkNoDuplicateCells(CUBE, "seed", cells))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot accept dataset seed of cube weather: duplicate cell"
             + " (country='DE', city='Hamburg', sensor=1) (rule: the cell columns [country, city, sensor]");
   }
@@ -150,7 +178,7 @@ class CubeValidationTest {
     keys.add(new byte[] {1, 3});
     assertThatThrownBy(() -> CubeValidation.checkNoDuplicateCellKeys(CUBE, "enrich", keys,
             k -> List.of("DE", "key" + k[1], 7L)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("duplicate cell (country='DE', city='key3', sensor=7)");
   }
 
@@ -168,12 +196,12 @@ class CubeValidationTest {
   }
 
   private static void assertSpecRefused(Runnable build, String reason) {
-    assertThatThrownBy(build::run).isInstanceOf(ValidationException.class).hasMessageContaining(reason);
+    assertThatThrownBy(build::run).isInstanceOf(KtkValidationException.class).hasMessageContaining(reason);
   }
 
   private static void assertInvalid(List<CubeValidation.CubeDataset> datasets, String reason) {
     assertThatThrownBy(() -> CubeValidation.validate(CUBE, datasets))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageStartingWith("Cannot accept cube weather: ")
         .hasMessageContaining(reason);
   }

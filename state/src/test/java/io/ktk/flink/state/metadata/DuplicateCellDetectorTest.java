@@ -3,7 +3,7 @@ package io.ktk.flink.state.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.math.BigDecimal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,13 +31,13 @@ class DuplicateCellDetectorTest {
     buffer[0] = 2;
     detector.addKey(buffer, k -> List.of(k[0]));
     assertThatThrownBy(() -> detector.addKey(new byte[] {1}, k -> List.of(k[0])))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("duplicate cell (a=1)");
   }
 
   private static void assertDuplicate(DuplicateCellDetector detector, List<?> cell, String shown) {
     assertThatThrownBy(() -> detector.add(cell))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot accept dataset seed of cube c: duplicate cell (" + shown + ")");
   }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.PyChecks;
@@ -229,19 +229,19 @@ class IndexFileTest {
   @Test
   void indexValuesMustBeNonNullAndOfTheColumnsJavaType() {
     assertThatThrownBy(() -> IndexFile.write("i", I64, entries(null, List.of("a"))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("null value");
     assertThatThrownBy(() -> IndexFile.write("i", I64, entries(1, List.of("a"))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("value 1 is a Integer, expected a Long");
     assertThatThrownBy(() -> IndexFile.write("i", I64, entries(1L, java.util.Arrays.asList("a", null))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("null partition label");
     assertThatThrownBy(() -> IndexFile.write("partition", I64, Map.of()))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("partition");
     assertThatThrownBy(() -> IndexFile.write("l", ArrowType.List.INSTANCE, Map.of()))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("primitive types only");
   }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;
@@ -54,6 +54,15 @@ class PartitionLabelTest {
   }
 
   @Test
+  void newFileIdsSortInTheOrderTheyWereCreated() {
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      ids.add(PartitionLabel.newFileId());
+    }
+    assertThat(ids).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
   void newFileIdsAre32LowercaseHexDigits() {
     String id = PartitionLabel.newFileId();
     assertThat(id).matches("[0-9a-f]{32}");
@@ -76,10 +85,10 @@ class PartitionLabelTest {
   void boolPartitionKeysAndNullValuesAreRefused() {
     Field flag = PartitionValuesTest.field("flag", ArrowType.Bool.INSTANCE);
     assertThatThrownBy(() -> PartitionLabel.of(List.of(flag), List.of(true), ID))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column flag");
     assertThatThrownBy(() -> PartitionLabel.of(List.of(P), java.util.Arrays.asList((Object) null), ID))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column p")
         .hasMessageContaining("null");
   }
@@ -89,13 +98,13 @@ class PartitionLabelTest {
     // "q=" and 253 characters: 255 bytes, the longest directory name
     assertThat(PartitionLabel.of(List.of(Q), List.of("x".repeat(253)), ID).physicalPartition()).hasSize(255);
     assertThatThrownBy(() -> PartitionLabel.of(List.of(Q), List.of("x".repeat(254)), ID))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessage("Cannot use " + "x".repeat(60) + "... (254 characters) as a partition value of column q: its "
             + "directory name q=" + "x".repeat(38) + "... is 256 bytes long once percent-encoded, and a file or "
             + "directory name may have at most 255");
     // ä (2 UTF-8 bytes) and € (3 bytes) become 15 bytes of %XX escapes: 60 characters, 452 bytes with "q="
     assertThatThrownBy(() -> PartitionLabel.of(List.of(P, Q), List.of(1L, "\u00e4\u20ac".repeat(30)), ID))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("is 452 bytes long once percent-encoded");
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -106,7 +106,7 @@ class PartitionValuesTest {
     assertThat(PartitionValues.encode(BINARY, new byte[] {'a', '/'})).isEqualTo("a%2F");
     assertThat((byte[]) PartitionValues.decode("b=a%2F/x", BINARY, "a%2F")).containsExactly('a', '/');
     assertThatThrownBy(() -> PartitionValues.encode(BINARY, new byte[] {(byte) 0xFF}))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column b")
         .hasMessageContaining("UTF-8");
   }
@@ -116,7 +116,7 @@ class PartitionValuesTest {
     assertThat(PartitionValues.render(DECIMAL, new BigDecimal("1.5"))).isEqualTo("1.50");
     assertThat(PartitionValues.decode("m=1.50/x", DECIMAL, "1.50")).isEqualTo(new BigDecimal("1.50"));
     assertThatThrownBy(() -> PartitionValues.encode(DECIMAL, new BigDecimal("1.50")))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column m")
         .hasMessageContaining("decimal");
     assertThatThrownBy(() -> PartitionValues.decode("m=1.505/x", DECIMAL, "1.505"))
@@ -127,23 +127,23 @@ class PartitionValuesTest {
   @Test
   void boolPartitionColumnsAreRefusedBothWays() {
     assertThatThrownBy(() -> PartitionValues.encode(BOOL, true))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column flag")
         .hasMessageContaining("type bool")
         .hasMessageContaining("plateau reads bool partition values back wrongly");
     assertThatThrownBy(() -> PartitionValues.decode("flag=True/x", BOOL, "True"))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column flag");
-    assertThatThrownBy(() -> PartitionValues.checkPartitionColumn(BOOL)).isInstanceOf(ValidationException.class);
+    assertThatThrownBy(() -> PartitionValues.checkPartitionColumn(BOOL)).isInstanceOf(KtkValidationException.class);
     assertThatThrownBy(() -> PartitionValues.checkPartitionColumn(field("tm", new ArrowType.Time(TimeUnit.MICROSECOND, 64))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column tm");
   }
 
   @Test
   void nullValuesAreRefused() {
     assertThatThrownBy(() -> PartitionValues.encode(STRING, null))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column s")
         .hasMessageContaining("cannot be null");
   }
@@ -151,14 +151,14 @@ class PartitionValuesTest {
   @Test
   void valuesPlateauCannotReadBackAreRefused() {
     assertThatThrownBy(() -> PartitionValues.encode(TIMESTAMP, LocalDateTime.of(1500, 1, 1, 0, 0)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column t")
         .hasMessageContaining("1677-09-21");
     assertThatThrownBy(() -> PartitionValues.encode(DATE, LocalDate.of(10000, 1, 1)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("years 1 to 9999");
     assertThatThrownBy(() -> PartitionValues.encode(STRING, "a\uD800"))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("unpaired surrogate");
   }
 

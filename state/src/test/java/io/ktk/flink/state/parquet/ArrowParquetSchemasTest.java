@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,14 +48,14 @@ class ArrowParquetSchemasTest {
     Field emptyStruct = new Field("nothing", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of());
     Field nested = new Field("outer", FieldType.nullable(ArrowType.List.INSTANCE), List.of(duration));
     assertThatThrownBy(() -> ArrowParquetSchemas.toParquet(new Schema(List.of(duration))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("took")
         .hasMessageContaining("not supported");
     assertThatThrownBy(() -> ArrowParquetSchemas.toParquet(new Schema(List.of(emptyStruct))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("nothing");
     assertThatThrownBy(() -> ArrowParquetSchemas.toParquet(new Schema(List.of(nested))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("outer.element");
   }
 

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.Python;
-import io.ktk.flink.state.vector.ColumnVector;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongVector;
 import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -207,7 +207,7 @@ class ColumnVectorsReadTest {
         List<String> columns = names(JAVA_SCHEMA);
         int first = 0;
         for (int g = 0; g < reader.rowGroups().size(); g++) {
-          List<ColumnVector> vectors = reader.readColumns(g, columns);
+          List<TypedVector> vectors = reader.readColumns(g, columns);
           List<List<Object>> written = javaRows.subList(first, first + vectors.get(0).size());
           for (int c = 0; c < columns.size(); c++) {
             assertThat(comparable(values(vectors.get(c))))
@@ -285,7 +285,7 @@ class ColumnVectorsReadTest {
   @Test
   void aProjectionPutsEachColumnWhereItWasAskedFor() throws IOException {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "java-dict.parquet")) {
-      List<ColumnVector> vectors = reader.readColumns(0, List.of("st", "req", "dict_s", "f32"));
+      List<TypedVector> vectors = reader.readColumns(0, List.of("st", "req", "dict_s", "f32"));
       assertThat(vectors).hasSize(4);
       assertThat(vectors.get(0)).isInstanceOf(ObjectVector.class);
       assertThat(vectors.get(1)).isInstanceOf(LongVector.class);
@@ -327,7 +327,7 @@ class ColumnVectorsReadTest {
     for (String file : files) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, file)) {
         List<String> columns = names(reader.arrowSchema());
-        List<ColumnVector> vectors = reader.readColumns(0, columns);
+        List<TypedVector> vectors = reader.readColumns(0, columns);
         for (int c = 0; c < columns.size(); c++) {
           Field field = reader.arrowSchema().getFields().get(c);
           if (physical(reader, field.getName()) == PrimitiveType.PrimitiveTypeName.INT96) {
@@ -336,7 +336,7 @@ class ColumnVectorsReadTest {
           Class<?> expected = switch (field.getType().getTypeID()) {
             case Int, Date, Time, Timestamp -> LongVector.class;
             case FloatingPoint -> DoubleVector.class;
-            case Decimal -> ColumnVector.class; // longs up to 18 digits when stored as integers
+            case Decimal -> TypedVector.class; // longs up to 18 digits when stored as integers
             default -> ObjectVector.class;
           };
           assertThat(vectors.get(c)).as("%s column %s (%s)", file, field.getName(), field.getType())
@@ -357,7 +357,7 @@ class ColumnVectorsReadTest {
           for (String column : entry.getValue()) {
             assertThat(chunk(reader.rowGroups().get(g), column).getEncodingStats().hasNonDictionaryEncodedPages())
                 .as("%s group %d %s is dictionary encoded", entry.getKey(), g, column).isFalse();
-            ColumnVector vector = reader.readColumns(g, List.of(column)).get(0);
+            TypedVector vector = reader.readColumns(g, List.of(column)).get(0);
             Map<String, String> first = new HashMap<>();
             Set<Object> instances = Collections.newSetFromMap(new IdentityHashMap<>());
             int values = 0;
@@ -383,7 +383,7 @@ class ColumnVectorsReadTest {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "py/dict-v1.parquet")) {
       assertThat(chunk(reader.rowGroups().get(0), "few_bin").getEncodingStats().hasNonDictionaryEncodedPages())
           .isFalse();
-      ColumnVector vector = reader.readColumns(0, List.of("few_bin")).get(0);
+      TypedVector vector = reader.readColumns(0, List.of("few_bin")).get(0);
       Set<Object> arrays = Collections.newSetFromMap(new IdentityHashMap<>());
       int values = 0;
       for (int row = 0; row < vector.size(); row++) {
@@ -400,7 +400,7 @@ class ColumnVectorsReadTest {
   void anEmptyTableReadsAsVectorsOfNoRows() throws IOException {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "py/empty.parquet")) {
       List<String> columns = names(reader.arrowSchema());
-      List<ColumnVector> vectors = reader.readColumns(0, columns);
+      List<TypedVector> vectors = reader.readColumns(0, columns);
       assertThat(vectors).hasSize(columns.size());
       assertThat(vectors).allSatisfy(v -> assertThat(v.size()).isZero());
       assertThat(vectors.get(columns.indexOf("i64"))).isInstanceOf(LongVector.class);
@@ -413,10 +413,10 @@ class ColumnVectorsReadTest {
     for (String file : List.of("dict-v1", "plain-v2", "encodings")) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, "py/" + file + ".parquet")) {
         for (int g = 0; g < reader.rowGroups().size(); g++) {
-          List<ColumnVector> vectors = reader.readColumns(g, List.of("all_null", "null", "all_null_s", "req"));
+          List<TypedVector> vectors = reader.readColumns(g, List.of("all_null", "null", "all_null_s", "req"));
           int rows = (int) reader.rowGroups().get(g).getRowCount();
           for (int c = 0; c < 3; c++) {
-            ColumnVector vector = vectors.get(c);
+            TypedVector vector = vectors.get(c);
             assertThat(vector.size()).isEqualTo(rows);
             for (int row = 0; row < rows; row++) {
               assertThat(vector.isNull(row)).isTrue();
@@ -435,12 +435,12 @@ class ColumnVectorsReadTest {
   private static void assertSameAsRowReader(ParquetRowsReader reader, String file, int group, List<String> columns)
       throws IOException {
     List<List<Object>> rows = reader.readRowGroup(group, columns);
-    List<ColumnVector> vectors = reader.readColumns(group, columns);
+    List<TypedVector> vectors = reader.readColumns(group, columns);
     assertThat(vectors).hasSize(columns.size());
     long count = reader.rowGroups().get(group).getRowCount();
     assertThat(rows).hasSize((int) count);
     for (int c = 0; c < columns.size(); c++) {
-      ColumnVector vector = vectors.get(c);
+      TypedVector vector = vectors.get(c);
       assertThat(vector.size()).as("%s group %d column %s size", file, group, columns.get(c)).isEqualTo(count);
       List<Object> got = values(vector);
       List<Object> want = column(rows, c);
@@ -466,7 +466,7 @@ class ColumnVectorsReadTest {
     }
   }
 
-  private static List<Object> values(ColumnVector vector) {
+  private static List<Object> values(TypedVector vector) {
     List<Object> values = new ArrayList<>();
     for (int row = 0; row < vector.size(); row++) {
       values.add(vector.get(row));

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.NoSuchObjectException;
 import java.io.IOException;
@@ -74,7 +74,7 @@ class ParquetRowsWriterTest {
     writer.write(Arrays.asList(field.isNullable() ? null : (Object) 0L));
 
     assertThatThrownBy(() -> writer.write(Arrays.asList(value)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column c")
         .hasMessageContaining(reason);
     assertThatThrownBy(() -> writer.write(Arrays.asList((Object) null)))
@@ -90,7 +90,7 @@ class ParquetRowsWriterTest {
     Schema schema = new Schema(List.of(Field.nullable("a", I64), Field.nullable("b", UTF8)));
     try (ParquetRowsWriter writer = create(store, "x.parquet", schema)) {
       assertThatThrownBy(() -> writer.write(List.of(1L)))
-          .isInstanceOf(ValidationException.class)
+          .isInstanceOf(KtkValidationException.class)
           .hasMessageContaining("1 values")
           .hasMessageContaining("2 columns");
     }

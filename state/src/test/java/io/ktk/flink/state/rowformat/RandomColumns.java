@@ -80,7 +80,7 @@ final class RandomColumns {
       return new Field(name, FieldType.nullable(ArrowType.List.INSTANCE),
           List.of(field(depth - 1, flinkTypes)));
     }
-    List<ArrowType> types = flinkTypes ? FlinkValues.SCALARS : SCALARS;
+    List<ArrowType> types = flinkTypes ? FlinkTestValues.SCALARS : SCALARS;
     return scalar(name, types.get(random.nextInt(types.size())));
   }
 

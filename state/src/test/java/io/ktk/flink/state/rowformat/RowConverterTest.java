@@ -3,7 +3,7 @@ package io.ktk.flink.state.rowformat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -50,13 +50,13 @@ class RowConverterTest {
     Field duration = RandomColumns.scalar("d", new ArrowType.Duration(TimeUnit.SECOND));
     Field nested = new Field("s", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(duration));
     assertThatThrownBy(() -> RowConverter.ordered(List.of(SortField.ascending(half))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot build row format for column 'h': type float16");
     assertThatThrownBy(() -> RowConverter.unordered(List.of(wide)))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column 'w'").hasMessageContaining("only decimal128");
     assertThatThrownBy(() -> RowConverter.ordered(List.of(SortField.ascending(nested))))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column 'd': type Duration(SECOND) is not supported");
   }
 
@@ -73,16 +73,16 @@ class RowConverterTest {
     try (FieldVector small = ArrowValues.vector(allocator, INT32, List.of(1L));
         FieldVector a = ArrowValues.vector(allocator, INT64, List.of(1L));
         FieldVector b = ArrowValues.vector(allocator, INT64, List.of(1L, 2L))) {
-      assertThatThrownBy(() -> converter.encode(List.of(small)))
+      assertThatThrownBy(() -> VectorRows.encode(converter, List.of(small)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("column 0 ('small') has type Int(32, true)")
           .hasMessageContaining("key field 'id' has Int(64, true)");
-      assertThatThrownBy(() -> converter.encode(List.of(a, b)))
+      assertThatThrownBy(() -> VectorRows.encode(converter, List.of(a, b)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("2 columns given for 1 key fields");
       RowConverter two = RowConverter.ordered(
           List.of(SortField.ascending(INT64), SortField.ascending(INT64)));
-      assertThatThrownBy(() -> two.encode(List.of(a, b)))
+      assertThatThrownBy(() -> VectorRows.encode(two, List.of(a, b)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("column 1 ('id') has 2 values, column 0 has 1");
     }
@@ -93,8 +93,8 @@ class RowConverterTest {
     RowConverter one = RowConverter.ordered(List.of(SortField.ascending(INT64)));
     RowConverter other = RowConverter.ordered(List.of(SortField.ascending(INT64)));
     try (FieldVector a = ArrowValues.vector(allocator, INT64, List.of(1L))) {
-      Rows rows = one.encode(List.of(a));
-      assertThatThrownBy(() -> other.decode(rows, allocator))
+      Rows rows = VectorRows.encode(one, List.of(a));
+      assertThatThrownBy(() -> VectorRows.decode(other, rows, allocator))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("encoded by another converter");
     }
@@ -104,10 +104,10 @@ class RowConverterTest {
   void emptyBatchesEncodeAndDecode() {
     RowConverter converter = RowConverter.ordered(List.of(SortField.ascending(INT64)));
     try (FieldVector empty = ArrowValues.vector(allocator, INT64, List.of())) {
-      Rows rows = converter.encode(List.of(empty));
+      Rows rows = VectorRows.encode(converter, List.of(empty));
       assertThat(rows.size()).isZero();
       assertThat(rows.sortedIndices()).isEmpty();
-      List<FieldVector> decoded = converter.decode(rows, allocator);
+      List<FieldVector> decoded = VectorRows.decode(converter, rows, allocator);
       assertThat(decoded).singleElement().satisfies(v -> assertThat(v.getValueCount()).isZero());
       decoded.forEach(FieldVector::close);
     }
@@ -119,7 +119,7 @@ class RowConverterTest {
     RowType rowType = RowType.of(
         new LogicalType[] {new VarCharType(10), new IntType()}, new String[] {"name", "id"});
     assertThatThrownBy(() -> converter.rowDataEncoder(rowType, 1))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot encode row key column 'id': Flink type INT does not match"
             + " the key's Arrow type Int(64, true)");
     assertThatThrownBy(() -> converter.rowDataEncoder(rowType, 0, 1))
@@ -130,7 +130,7 @@ class RowConverterTest {
         .hasMessageContaining("position 2 is out of range");
     RowType maps = RowType.of(new MapType(new IntType(), new IntType()));
     assertThatThrownBy(() -> converter.rowDataEncoder(maps))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Flink type MAP<INT, INT> is not supported in row keys");
   }
 
@@ -147,13 +147,13 @@ class RowConverterTest {
     assertThat(buffer.length()).isEqualTo(9 + 5);
     assertThatThrownBy(() -> encoder.encode(
         GenericRowData.of(TimestampData.fromEpochMillis(1, 2001), 5000), buffer))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("Cannot encode row key column 'ts': timestamp"
             + " 1970-01-01T00:00:00.001002001 does not fit Timestamp(MICROSECOND, null) without"
             + " losing precision");
     assertThatThrownBy(() -> encoder.encode(
         GenericRowData.of(TimestampData.fromEpochMillis(1, 2000), 5001), buffer))
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("column 't': time of day 5001 ms does not fit Time(SECOND, 32)");
   }
 }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The worked examples of the seed (polars-row-format.txt, i.e. arrow-row's documentation) and a
+ * The worked examples of arrow-row's documentation (as the polars-row crate carries it) and a
  * few more, as exact bytes. Expected bytes are written by hand from the format description.
  */
 class RowFormatExamplesTest {
@@ -63,7 +63,7 @@ class RowFormatExamplesTest {
     // D e f e | n e s t | r a t i | o n: three full blocks, then two bytes padded to four
     assertThat(blocksOfFour("Defenestration")).isEqualTo(
         "02 44 65 66 65 FF 6E 65 73 74 FF 72 61 74 69 FF 6F 6E 00 00 02");
-    // The seed's drawing of "Defenestration" shows five blocks, 'r a t r' 'a t i o' 'n': it
+    // The documentation's drawing of "Defenestration" shows five blocks, 'r a t r' 'a t i o' 'n': it
     // spells "Defenestratration". Those exact bytes are the encoding of that spelling.
     assertThat(blocksOfFour("Defenestratration")).isEqualTo(
         "02 44 65 66 65 FF 6E 65 73 74 FF 72 61 74 72 FF 61 74 69 6F FF 6E 00 00 00 01");
@@ -86,7 +86,7 @@ class RowFormatExamplesTest {
         List.of(RandomColumns.scalar("e", UINT8)));
     List<String> rows = encode(new SortField(list, false, true),
         List.of(1L, 2L, 3L), Arrays.asList(1L, null), List.of(), null);
-    // the seed's element rows: 1 = 01 01, 2 = 01 02, 3 = 01 03, null = 00 00; its canonical
+    // the documented element rows: 1 = 01 01, 2 = 01 02, 3 = 01 03, null = 00 00; its canonical
     // byte arrays start with their concatenation, which is all this format keeps of them
     assertThat(rows.get(0)).isEqualTo("02 01 01 01 02 01 03 " + zeros(26) + "06");
     assertThat(rows.get(1)).isEqualTo("02 01 01 00 00 " + zeros(28) + "04");
@@ -95,7 +95,7 @@ class RowFormatExamplesTest {
 
   @Test
   void listIsOrderedBeforeItsExtensionByNullElements() {
-    // apache/arrow-rs#5807: with the seed's length and count suffix, [null] sorted after
+    // apache/arrow-rs#5807: with the length and count suffix of the polars-row text, [null] sorted after
     // [null, null] because the element lengths were compared with the second element
     Field list = new Field("l", FieldType.nullable(ArrowType.List.INSTANCE),
         List.of(RandomColumns.scalar("e", INT8)));
@@ -103,7 +103,7 @@ class RowFormatExamplesTest {
     try (FieldVector v = ArrowValues.vector(allocator, list, List.of(
         Arrays.asList((Object) null), Arrays.asList(null, null), List.of(1L),
         Arrays.asList(1L, null)))) {
-      Rows rows = converter.encode(List.of(v));
+      Rows rows = VectorRows.encode(converter, List.of(v));
       assertThat(rows.compare(0, 1)).isNegative();
       assertThat(rows.compare(2, 3)).isNegative();
     }
@@ -121,7 +121,7 @@ class RowFormatExamplesTest {
         FieldVector vs = ArrowValues.vector(allocator, struct,
             Arrays.asList(null, List.of(3L, 1.0f)));
         FieldVector vb = ArrowValues.vector(allocator, b, List.of(2L, 2L))) {
-      Rows rows = converter.encode(List.of(va, vs, vb));
+      Rows rows = VectorRows.encode(converter, List.of(va, vs, vb));
       assertThat(hex(rows.row(0).toByteArray()))
           .isEqualTo("01 80 00 00 01 00 01 80 00 00 02");
       assertThat(hex(rows.row(1).toByteArray()))
@@ -170,7 +170,7 @@ class RowFormatExamplesTest {
     try (FieldVector vs = ArrowValues.vector(allocator, s, Arrays.asList("MEEP", null));
         FieldVector vl = ArrowValues.vector(allocator, l, Arrays.asList(Arrays.asList(1L, null),
             null))) {
-      Rows rows = converter.encode(List.of(vs, vl));
+      Rows rows = VectorRows.encode(converter, List.of(vs, vl));
       assertThat(hex(rows.row(0).toByteArray()))
           .isEqualTo("00 00 00 04 4D 45 45 50 00 00 00 02 01 81 00 00");
       assertThat(hex(rows.row(1).toByteArray())).isEqualTo("FF FF FF FF FF FF FF FF");
@@ -180,7 +180,7 @@ class RowFormatExamplesTest {
   private List<String> encode(SortField field, Object... values) {
     RowConverter converter = RowConverter.ordered(List.of(field));
     try (FieldVector v = ArrowValues.vector(allocator, field.field(), Arrays.asList(values))) {
-      Rows rows = converter.encode(List.of(v));
+      Rows rows = VectorRows.encode(converter, List.of(v));
       List<String> out = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) {
         out.add(hex(rows.row(i).toByteArray()));

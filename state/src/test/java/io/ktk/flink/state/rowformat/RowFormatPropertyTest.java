@@ -115,7 +115,7 @@ class RowFormatPropertyTest {
       Case failure = new Case(label, fields, rows);
 
       RowConverter ordered = RowConverter.ordered(fields);
-      Rows encoded = ordered.encode(vectors);
+      Rows encoded = VectorRows.encode(ordered, vectors);
       for (int i = 0; i < n; i++) {
         for (int j = i; j < n; j++) {
           int expected = Integer.signum(Reference.compareRows(fields, rows.get(i), rows.get(j)));
@@ -129,7 +129,7 @@ class RowFormatPropertyTest {
       checkRowData(failure, ordered, encoded, arrowFields, rows);
 
       RowConverter unordered = RowConverter.unordered(arrowFields);
-      Rows hashed = unordered.encode(vectors);
+      Rows hashed = VectorRows.encode(unordered, vectors);
       for (int i = 0; i < n; i++) {
         for (int j = i; j < n; j++) {
           boolean expected = Reference.compareRows(fields, rows.get(i), rows.get(j)) == 0;
@@ -147,7 +147,7 @@ class RowFormatPropertyTest {
   }
 
   private void checkDecode(Case failure, RowConverter converter, Rows encoded) {
-    List<FieldVector> decoded = converter.decode(encoded, allocator);
+    List<FieldVector> decoded = VectorRows.decode(converter, encoded, allocator);
     try {
       for (int c = 0; c < decoded.size(); c++) {
         List<Object> values = ArrowValues.read(decoded.get(c));
@@ -170,7 +170,7 @@ class RowFormatPropertyTest {
       List<List<Object>> rows) {
     List<LogicalType> types = new ArrayList<>();
     for (Field field : fields) {
-      LogicalType type = FlinkValues.logicalType(field);
+      LogicalType type = FlinkTestValues.logicalType(field);
       if (type == null) {
         return; // not every Arrow type has a Flink type
       }
@@ -192,7 +192,7 @@ class RowFormatPropertyTest {
       GenericRowData generic = new GenericRowData(fields.size() + 1);
       generic.setField(0, 42);
       for (int c = 0; c < fields.size(); c++) {
-        generic.setField(c + 1, FlinkValues.internal(fields.get(c), rows.get(i).get(c), fromBytes));
+        generic.setField(c + 1, FlinkTestValues.internal(fields.get(c), rows.get(i).get(c), fromBytes));
       }
       for (RowData row : List.of(generic, serializer.toBinaryRow(generic).copy())) {
         encoder.encode(row, buffer);

@@ -34,7 +34,7 @@ class RowKeyMapTest {
     java.util.Arrays.sort(expected, (x, y) -> java.util.Arrays.compareUnsigned(map.key(x).toByteArray(),
         map.key(y).toByteArray()));
 
-    map.sort(ids);
+    VectorRows.sort(map, ids);
 
     assertThat(ids).containsExactly(java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray());
   }

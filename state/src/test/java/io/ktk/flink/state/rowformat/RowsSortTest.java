@@ -93,8 +93,8 @@ class RowsSortTest {
     RowConverter converter = RowConverter.ordered(List.of(SortField.ascending(number)));
     try (FieldVector a = ArrowValues.vector(allocator, number, List.of(1L, 5L));
         FieldVector b = ArrowValues.vector(allocator, number, Arrays.asList(5L, null))) {
-      Rows left = converter.encode(List.of(a));
-      Rows right = converter.encode(List.of(b));
+      Rows left = VectorRows.encode(converter, List.of(a));
+      Rows right = VectorRows.encode(converter, List.of(b));
       assertThat(Rows.compare(left, 0, right, 0)).isNegative();
       assertThat(Rows.compare(left, 1, right, 0)).isZero();
       assertThat(Rows.compare(left, 1, right, 1)).isPositive();
@@ -152,7 +152,7 @@ class RowsSortTest {
         }
         vectors.add(ArrowValues.vector(allocator, fields.get(c).field(), column));
       }
-      check.accept(RowConverter.ordered(fields).encode(vectors));
+      check.accept(VectorRows.encode(RowConverter.ordered(fields), vectors));
     } finally {
       vectors.forEach(FieldVector::close);
     }

@@ -37,7 +37,7 @@ import static io.ktk.flink.state.types.Fields.timestamp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -139,7 +139,7 @@ class FlinkArrowTypesTest {
   void unsupportedFlinkTypesNameTheColumnAndType(DataType type, String summary) {
     assertThatThrownBy(() -> FlinkArrowTypes.toField("m", flink(type)))
         .isInstanceOf(UnsupportedTypeException.class)
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageStartingWith("Cannot map column 'm' to an Arrow type: it has Flink type " + summary
             + ", which Kartothek datasets do not support; supported are TINYINT");
   }

@@ -3,7 +3,7 @@ package io.ktk.flink.state.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import org.junit.jupiter.api.Test;
 
 class KeyColumnsTest {
@@ -12,7 +12,7 @@ class KeyColumnsTest {
   void nullPartitionValueIsRejectedWithColumnAndRole() {
     assertThatThrownBy(() -> KeyColumns.checkNotNull("sales", "p", KeyColumns.Role.PARTITION, null))
         .isInstanceOf(InvalidValueException.class)
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessage("Cannot write to dataset 'sales': column 'p' is a partition column and may not be null");
   }
 

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.CorruptDatasetException;
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -68,6 +68,15 @@ class SchemaCompatibilityTest {
         Arguments.of("float into double", col("c", FLOAT64), col("c", FLOAT32)),
         Arguments.of("halffloat into double", col("c", FLOAT64), col("c", FLOAT16)),
         Arguments.of("timestamp[ns] into timestamp[ns]", col("c", TIMESTAMP_NS), col("c", TIMESTAMP_NS)),
+        // plateau's rule: naive timestamps of every unit are one type (its _common_metadata says ns)
+        Arguments.of("timestamp[us] into timestamp[ns]", col("c", TIMESTAMP_NS), col("c", TIMESTAMP_US)),
+        Arguments.of("timestamp[ns] into timestamp[us]", col("c", TIMESTAMP_US), col("c", TIMESTAMP_NS)),
+        Arguments.of("timestamp[ms] into timestamp[us]", col("c", TIMESTAMP_US),
+            col("c", timestamp(TimeUnit.MILLISECOND, null))),
+        Arguments.of("timestamp[s] into timestamp[ns]", col("c", TIMESTAMP_NS),
+            col("c", timestamp(TimeUnit.SECOND, null))),
+        Arguments.of("list<timestamp[us]> into list<timestamp[ns]>", list("c", item(TIMESTAMP_NS)),
+            list("c", item(TIMESTAMP_US))),
         Arguments.of("decimal into the same decimal", col("c", decimal(7, 4)), col("c", decimal(7, 4))),
         Arguments.of("dictionary of strings into string", col("c", STRING),
             dictionary(col("c", STRING), INT8, false)),
@@ -128,9 +137,13 @@ class SchemaCompatibilityTest {
         Arguments.of(col("c", BINARY), col("c", LARGE_STRING), "binary data and strings are different type classes"),
         Arguments.of(col("c", BOOL), col("c", INT8), "booleans and integers are different type classes"),
         Arguments.of(col("c", UINT64), col("c", BOOL), "booleans and integers are different type classes"),
-        Arguments.of(col("c", TIMESTAMP_US), col("c", TIMESTAMP_NS), "timestamps of different units"),
-        Arguments.of(col("c", TIMESTAMP_US), col("c", timestamp(TimeUnit.MILLISECOND, null)),
-            "timestamps of different units"),
+        Arguments.of(col("c", TIMESTAMP_US_UTC), col("c", timestamp(TimeUnit.NANOSECOND, "UTC")),
+            "timestamps with a time zone of different units are different types"),
+        Arguments.of(col("c", timestamp(TimeUnit.NANOSECOND, "Europe/Berlin")),
+            col("c", timestamp(TimeUnit.MICROSECOND, "Europe/Berlin")),
+            "timestamps with a time zone of different units are different types"),
+        Arguments.of(col("c", TIMESTAMP_NS), col("c", TIMESTAMP_US_UTC),
+            "timestamps without and with a time zone are different types"),
         Arguments.of(col("c", TIMESTAMP_US), col("c", TIMESTAMP_US_UTC),
             "timestamps without and with a time zone are different types"),
         Arguments.of(col("c", TIMESTAMP_US_UTC), col("c", timestamp(TimeUnit.MICROSECOND, "Europe/Berlin")),
@@ -154,7 +167,7 @@ class SchemaCompatibilityTest {
     assertThatThrownBy(() -> SchemaCompatibility.check("sales", schema(col("id", INT64), committed),
         schema(offered, col("id", INT64))))
         .isInstanceOf(IncompatibleSchemaException.class)
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessageStartingWith("Cannot append to dataset 'sales': column 'c' has type ")
         .hasMessageContaining(rule);
   }
@@ -292,6 +305,12 @@ class SchemaCompatibilityTest {
     Schema merged = SchemaCompatibility.merge("ds", schema(col("a", INT32), dictionary(col("s", STRING), INT8, false)),
         schema(col("a", INT64), col("s", STRING)));
     assertThat(merged).isEqualTo(schema(col("a", INT64), col("s", STRING)));
+  }
+
+  @Test
+  void aNaiveNanosecondColumnFromPlateauIsCommittedAsMicroseconds() {
+    Schema merged = SchemaCompatibility.merge("ds", schema(col("ts", TIMESTAMP_NS)), schema(col("ts", TIMESTAMP_US)));
+    assertThat(merged).isEqualTo(schema(col("ts", TIMESTAMP_US)));
   }
 
   @Test

@@ -92,7 +92,7 @@ class SchemaInferenceTest {
 
   @Test
   void decimalsWidenToTheLargestIntegerPartAndScale() {
-    // The seed's pandas example: 110.12 and 20.00 give decimal(5, 2); 123.45 and 1.2345 give (7, 4) in pyarrow.
+    // The type system documentation's pandas example: 110.12 and 20.00 give decimal(5, 2); 123.45 and 1.2345 give (7, 4) in pyarrow.
     assertThat(SchemaInference.inferField("c", values(new BigDecimal("110.12"), new BigDecimal("20.00"))))
         .isEqualTo(col("c", decimal(5, 2)));
     assertThat(SchemaInference.inferField("c", values(new BigDecimal("123.45"), new BigDecimal("1.2345"))))
@@ -242,49 +242,5 @@ class SchemaInferenceTest {
     columns.put("n", values((Object) null));
     assertThat(SchemaInference.inferSchema(columns))
         .isEqualTo(schema(col("z", INT64), col("a", STRING), col("n", NULL)));
-  }
-
-  // --- With a declared schema ---
-
-  private static final Schema DECLARED = new Schema(
-      List.of(notNull("id", INT64), col("name", STRING), list("tags", item(STRING))), Map.of("k", "v"));
-
-  @Test
-  void declaredColumnsWithoutValuesBecomeNull() {
-    Schema physical = SchemaInference.physicalSchema(DECLARED,
-        List.of(values(1L, 2L), values(null, null), values(null, List.of())));
-    assertThat(physical).isEqualTo(new Schema(
-        List.of(notNull("id", INT64), col("name", NULL), list("tags", item(STRING))), Map.of("k", "v")));
-  }
-
-  @Test
-  void declaredRowsGiveTheSameSchema() {
-    List<Object[]> rows = List.of(new Object[] {1L, null, null}, new Object[] {2L, null, null});
-    assertThat(SchemaInference.physicalSchemaOfRows(DECLARED, rows)).isEqualTo(new Schema(
-        List.of(notNull("id", INT64), col("name", NULL), col("tags", NULL)), Map.of("k", "v")));
-  }
-
-  @Test
-  void emptyBatchHasOnlyNullColumns() {
-    assertThat(SchemaInference.physicalSchemaOfRows(DECLARED, List.of()).getFields())
-        .allSatisfy(field -> assertThat(field.getType()).isEqualTo(NULL));
-  }
-
-  @Test
-  void rowOfTheWrongWidthIsACallerMistake() {
-    List<Object[]> rows = List.<Object[]>of(new Object[] {1L, "a"});
-    assertThatThrownBy(() -> SchemaInference.physicalSchemaOfRows(DECLARED, rows))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("row 0 has 2 values for a schema of 3 columns");
-    assertThatThrownBy(() -> SchemaInference.physicalSchema(DECLARED, List.of(values(1L))))
-        .isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void batchWithAnAllNullColumnFitsTheCommittedSchema() {
-    Schema committed = schema(col("id", INT64), col("name", STRING), list("tags", item(STRING)));
-    Schema physical = SchemaInference.physicalSchema(schema(col("id", INT64), col("name", STRING),
-        list("tags", item(STRING))), List.of(values(1L), values((Object) null), values((Object) null)));
-    assertThatCode(() -> SchemaCompatibility.check("ds", committed, physical)).doesNotThrowAnyException();
   }
 }

@@ -3,7 +3,7 @@ package io.ktk.flink.state.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.state.ValidationException;
+import io.ktk.flink.state.KtkValidationException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -32,12 +32,12 @@ class TimestampCoercionTest {
     assertThat(TimestampCoercion.toMicros("ds", "ts", -1L, MS)).isEqualTo(-1000L);
   }
 
-  /** The seed's example: pd.Timestamp("2021-01-01 00:00:00.0000001") cannot be stored. */
+  /** The example of Kartothek's type system documentation: pd.Timestamp("2021-01-01 00:00:00.0000001") cannot be stored. */
   @Test
   void nanosecondPartIsRejectedNotTruncated() {
     assertThatThrownBy(() -> TimestampCoercion.toMicros("events", "ts", 1_609_459_200_000_000_100L, NS))
         .isInstanceOf(InvalidValueException.class)
-        .isInstanceOf(ValidationException.class)
+        .isInstanceOf(KtkValidationException.class)
         .hasMessage("Cannot write to dataset 'events': column 'ts' holds 2021-01-01T00:00:00.000000100"
             + " (1609459200000000100 ns since the epoch); Kartothek stores timestamps in microseconds;"
             + " this value would lose precision");

@@ -37,8 +37,8 @@ class ColumnVectorsTest {
     ObjectVector objects = objects("a", null, "c");
     int[] rows = {2, -1, 0, 1, 2, 99};
 
-    for (ColumnVector vector : List.<ColumnVector>of(longs, doubles, objects)) {
-      ColumnVector gathered = vector.gather(rows, 5);
+    for (TypedVector vector : List.<TypedVector>of(longs, doubles, objects)) {
+      TypedVector gathered = vector.gather(rows, 5);
       assertThat(gathered.getClass()).isEqualTo(vector.getClass());
       assertThat(gathered.size()).isEqualTo(5);
       assertThat(values(gathered))
@@ -177,7 +177,7 @@ class ColumnVectorsTest {
     return all;
   }
 
-  private static List<Object> values(ColumnVector vector) {
+  private static List<Object> values(TypedVector vector) {
     List<Object> values = new ArrayList<>();
     for (int row = 0; row < vector.size(); row++) {
       values.add(vector.get(row));
