@@ -1,15 +1,11 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.state.commit.CubeCommitLog;
+import io.ktk.flink.state.dataset.DatasetDeletion;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
-import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectInfo;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
@@ -85,49 +81,19 @@ final class DeleteCommand extends StoreCommand {
     }
     if (target.isCube()) {
       // The cube's transaction log goes last: a cube created again under this name starts afresh.
-      List<ObjectInfo> log = new ArrayList<>();
-      store.list(CubeCommitLog.prefix(target.cube)).forEachRemaining(log::add);
-      for (ObjectInfo object : log) {
-        store.delete(object.key());
-      }
-      if (!log.isEmpty()) {
-        out.println("deleted the transaction log of cube " + target.cube + ": " + log.size() + " objects");
+      int log = DatasetDeletion.deleteCubeLog(store, target.cube);
+      if (log > 0) {
+        out.println("deleted the transaction log of cube " + target.cube + ": " + log + " objects");
       }
     }
     return Ktk.OK;
   }
 
-  /** The dataset's objects: its metadata files and everything under {@code <uuid>/}. */
   private static List<ObjectInfo> objectsOf(ObjectStore store, String uuid) throws IOException {
-    List<ObjectInfo> objects = new ArrayList<>();
-    for (String key : List.of(DatasetKeys.metadataJsonKey(uuid), DatasetKeys.metadataMsgpackKey(uuid))) {
-      store.head(key).ifPresent(objects::add);
-    }
-    Iterator<ObjectInfo> below = store.list(uuid + "/");
-    below.forEachRemaining(objects::add);
-    return objects;
+    return DatasetDeletion.objectsOf(store, uuid);
   }
 
   private static int delete(ObjectStore store, String uuid, Progress progress) throws IOException {
-    List<ObjectInfo> objects = objectsOf(store, uuid);
-    String snapshots = DatasetKeys.logPrefix(uuid) + "snapshots/";
-    String versionZero = DatasetKeys.logEntryKey(uuid, 0);
-    objects.sort(Comparator.comparingInt((ObjectInfo object) -> rank(object.key(), uuid, snapshots, versionZero)));
-    for (ObjectInfo object : objects) {
-      store.delete(object.key());
-      progress.step();
-    }
-    return objects.size();
+    return DatasetDeletion.delete(store, uuid, object -> progress.step());
   }
-
-  private static int rank(String key, String uuid, String snapshots, String versionZero) {
-    if (!key.startsWith(uuid + "/")) {
-      return 0; // metadata JSON / msgpack
-    }
-    if (key.startsWith(snapshots)) {
-      return 1;
-    }
-    return key.equals(versionZero) ? 2 : 3;
-  }
-
 }

@@ -7,6 +7,7 @@ import io.ktk.flink.ingest.IngestTarget;
 import io.ktk.flink.ingest.InputFile;
 import io.ktk.flink.ingest.InvalidRecordException;
 import io.ktk.flink.ingest.RecordParser;
+import io.ktk.flink.ingest.RemoteCluster;
 import io.ktk.flink.ingest.deadletter.DeadLetterSink;
 import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.source.planner.CubeSnapshot;
@@ -141,9 +142,21 @@ final class IngestCommand extends StoreCommand {
       + "<dataset>.dead-letters.jsonl in the current directory).")
   Path deadLetter;
 
+  @Option(names = "--jobmanager", paramLabel = "HOST:PORT", description = "Submit the job to this Flink session "
+      + "cluster (its REST address) instead of running an embedded Flink. The connector jar, the tool's classes and "
+      + "Jackson travel with the job; the input file and --checkpoint-dir must be paths the cluster reaches too.")
+  String jobManager;
+
+  @Option(names = "--connector-jar", paramLabel = "FILE", description = "With --jobmanager: the ktk-flink-connector "
+      + "jar to ship with the job (default: the one the ktk launcher built).")
+  Path connectorJar;
+
   /** Test hook: lines where the job fails once, to exercise restarts from checkpoints. */
   @Option(names = "--inject-failures-at", hidden = true, split = ",")
   Set<Long> injectFailuresAt = Set.of();
+
+  /** The system property the ktk launcher sets to the connector jar it built. */
+  static final String CONNECTOR_JAR_PROPERTY = "ktk.connector.jar";
 
   private RowType rowType;
 
@@ -191,6 +204,28 @@ final class IngestCommand extends StoreCommand {
     }
     if (checkpointDir != null && Files.exists(checkpointDir) && !Files.isDirectory(checkpointDir)) {
       throw usage("Invalid value for option '--checkpoint-dir': '" + checkpointDir + "' is not a directory");
+    }
+    if (jobManager != null) {
+      remoteCluster();
+    } else if (connectorJar != null) {
+      throw usage("Option '--connector-jar' needs '--jobmanager'");
+    }
+  }
+
+  /** The cluster of --jobmanager, with the connector jar to ship. */
+  private RemoteCluster remoteCluster() {
+    Path jar = connectorJar;
+    if (jar == null && System.getProperty(CONNECTOR_JAR_PROPERTY) != null) {
+      jar = Path.of(System.getProperty(CONNECTOR_JAR_PROPERTY));
+    }
+    if (jar == null || !Files.isRegularFile(jar)) {
+      throw usage("Option '--jobmanager' needs the connector jar: " + (jar == null ? "give --connector-jar FILE"
+          : "'" + jar + "' is not a file; build it with mvn -pl connector -am package -DskipTests"));
+    }
+    try {
+      return RemoteCluster.parse(jobManager, jar);
+    } catch (IllegalArgumentException e) {
+      throw usage("Invalid value for option '--jobmanager': " + e.getMessage());
     }
   }
 
@@ -306,7 +341,7 @@ final class IngestCommand extends StoreCommand {
     IngestJob.Settings settings = new IngestJob.Settings(target, parser, inputFile.start(), inputName,
         parallelism != null ? parallelism : cores, checkpointInterval, dir == null ? null : dir.resolve("checkpoints"),
         restoreFrom, policy, parts, manifest.writerIdPrefix() != null ? manifest.writerIdPrefix() : "",
-        new TreeSet<>(injectFailuresAt));
+        new TreeSet<>(injectFailuresAt), jobManager == null ? null : remoteCluster());
     IngestOutcome outcome = new IngestOutcome(opened, manifest, inputFile, format, inputName, target.describe());
 
     PrintWriter err = err();

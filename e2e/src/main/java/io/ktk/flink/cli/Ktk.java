@@ -51,6 +51,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       GcCommand.class,
       ExpireCommand.class,
       AdoptCommand.class,
+      CompactCommand.class,
       IndexCommand.class,
       CopyCommand.class,
       DeleteCommand.class,

@@ -6,10 +6,14 @@ import io.ktk.flink.source.engine.ResultBatch;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.planner.RowMerge;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -23,7 +27,7 @@ import picocli.CommandLine.ParameterException;
     name = "read",
     sortOptions = false,
     description = {
-      "Prints the rows of the latest version of a dataset.",
+      "Prints the rows of the latest version of a dataset (or of an earlier one: --version, --as-of).",
       "Rows come partition by partition, in the order of the partition values, then file by file and as "
           + "stored; a dataset with a primary key gives the last-written row of each key that is not deleted, "
           + "sorted by key within a partition. Columns come in the order of --columns; by default partition keys first, then the others "
@@ -64,17 +68,46 @@ final class ReadCommand extends StoreCommand {
       description = "Output format: csv (default) or jsonl.")
   RowWriter.OutputFormat format;
 
+  @Option(names = "--version", paramLabel = "N", description = "Read version N of the dataset's commit log instead "
+      + "of the latest (time travel).")
+  Long version;
+
+  @Option(names = "--as-of", paramLabel = "TIME", description = "Read the version that was the latest at TIME, an "
+      + "ISO-8601 instant such as 2024-05-01T10:00:00Z (time travel).")
+  String asOf;
+
   @Override
   void checkUsage() {
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw new ParameterException(spec.commandLine(), "Invalid value for option '--dataset': '" + dataset
           + "' is not a dataset uuid (allowed: A-Z a-z 0-9 + - _)");
     }
+    if (version != null && asOf != null) {
+      throw new ParameterException(spec.commandLine(), "Give at most one of --version and --as-of");
+    }
+    if (version != null && version < 0) {
+      throw new ParameterException(spec.commandLine(), "Invalid value for option '--version': " + version
+          + " (versions count from 0)");
+    }
+    if (asOf != null) {
+      asOfInstant();
+    }
+  }
+
+  private Instant asOfInstant() {
+    try {
+      return OffsetDateTime.parse(asOf.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw new ParameterException(spec.commandLine(), "Invalid value for option '--as-of': '" + asOf
+          + "' is not an ISO-8601 instant with its offset, e.g. 2024-05-01T10:00:00Z");
+    }
   }
 
   @Override
   int run(ObjectStore store) throws Exception {
-    PlainDatasetSnapshot snapshot = PlainDatasetSnapshot.latest(store, dataset);
+    PlainDatasetSnapshot snapshot = new PlainDatasetSnapshot(version != null
+        ? DatasetSnapshot.at(store, dataset, version)
+        : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOfInstant()) : DatasetSnapshot.latest(store, dataset));
     if (columns != null) {
       Set<String> seen = new HashSet<>();
       for (String name : columns) {
@@ -111,8 +144,9 @@ final class ReadCommand extends StoreCommand {
       }
     } catch (UncheckedIOException e) {
       throw e.getCause();
+    } finally {
+      writer.flush(); // the rows so far go out also when a file cannot be read
     }
-    writer.flush();
     return Ktk.OK;
   }
 }

@@ -59,10 +59,12 @@ public final class IngestJob {
    * @param deadLetterParts where committed dead letters go (policy DEAD_LETTER), or null
    * @param writerIdPrefix starts the sink's writer ids, to find the ingest's commits ({@link CommittedRows})
    * @param injectFailuresAt test hook: lines where the job fails once
+   * @param cluster a Flink session cluster to submit the job to, or null for the embedded one
    */
   public record Settings(IngestTarget target, RecordParser parser, TextFileSplit input, String inputName,
       int parallelism, Duration checkpointInterval, Path checkpointDir, Path restoreFrom,
-      ValidationPolicy policy, Path deadLetterParts, String writerIdPrefix, Set<Long> injectFailuresAt) {
+      ValidationPolicy policy, Path deadLetterParts, String writerIdPrefix, Set<Long> injectFailuresAt,
+      RemoteCluster cluster) {
     public Settings {
       requireNonNull(target, "target is null");
       requireNonNull(parser, "parser is null");
@@ -88,7 +90,9 @@ public final class IngestJob {
   public static void run(Settings settings, Runnable whileRunning) throws Exception {
     // As in the demo: the cluster shuts Pekko down itself; Pekko's JVM hook would fail later.
     System.setProperty("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook", "off");
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(settings));
+    // getExecutionEnvironment would make a local environment, which forces the target "local"
+    StreamExecutionEnvironment env = settings.cluster() != null ? new StreamExecutionEnvironment(configuration(settings))
+        : StreamExecutionEnvironment.getExecutionEnvironment(configuration(settings));
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.setParallelism(settings.parallelism());
     env.enableCheckpointing(settings.checkpointInterval().toMillis());
@@ -121,6 +125,9 @@ public final class IngestJob {
     }
     if (settings.restoreFrom() != null) {
       configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, settings.restoreFrom().toUri().toString());
+    }
+    if (settings.cluster() != null) {
+      settings.cluster().configure(configuration);
     }
     return configuration;
   }

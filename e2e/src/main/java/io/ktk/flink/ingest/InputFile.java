@@ -25,7 +25,7 @@ public record InputFile(TextFileSplit start, String header) {
   /**
    * Opens {@code file} as input of {@code format}.
    *
-   * @throws ValidationException when a CSV file has no header row, or one that is not UTF-8
+   * @throws KtkValidationException when a CSV file has no header row, or one that is not UTF-8
    */
   public static InputFile open(Path file, IngestFormat format, String inputName) throws IOException {
     long offset = 0;

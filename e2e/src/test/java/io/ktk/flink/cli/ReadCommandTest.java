@@ -73,6 +73,29 @@ class ReadCommandTest {
   }
 
   @Test
+  void versionAndAsOfReadEarlierVersions() throws IOException {
+    TestDataset later = TestDataset.create(store, "events", SCHEMA, List.of("p"), List.of("c"));
+    java.time.Instant between = io.ktk.flink.state.dataset.DatasetSnapshot.latest(store, "events").committedAt();
+    later.append(List.of(Arrays.asList(2L, 6L, "new", 1.0, LocalDate.of(2024, 1, 6))));
+
+    KtkRun latest = ktk("read", "--store", url, "--dataset", "events", "--columns", "c");
+    KtkRun first = ktk("read", "--store", url, "--dataset", "events", "--columns", "c", "--version", "0");
+    KtkRun asOf = ktk("read", "--store", url, "--dataset", "events", "--columns", "c", "--as-of", between.toString());
+    KtkRun before = ktk("read", "--store", url, "--dataset", "events", "--as-of", "2000-01-01T00:00:00Z");
+
+    // files of a partition come in label order, so the new file's place among them is random
+    assertThat(latest.out().split("\r\n")).containsExactlyInAnyOrder("c", "1", "2", "3", "4", "5", "6");
+    assertThat(first.out()).as(first.toString()).isEqualTo("c\r\n3\r\n4\r\n5\r\n1\r\n2\r\n");
+    assertThat(asOf.out()).as(asOf.toString()).isEqualTo(first.out());
+    assertThat(before.exitCode()).isEqualTo(Ktk.ERROR);
+    assertThat(before.err()).contains("as of 2000-01-01T00:00:00Z: its first version was committed later");
+    assertThat(ktk("read", "--store", url, "--dataset", "events", "--version", "0", "--as-of", "2000-01-01T00:00:00Z")
+        .err()).contains("Give at most one of --version and --as-of");
+    assertThat(ktk("read", "--store", url, "--dataset", "events", "--as-of", "yesterday").err())
+        .contains("'yesterday' is not an ISO-8601 instant");
+  }
+
+  @Test
   void csvHasPartitionsInValueOrderPartitionKeysFirstThenColumnsByNameAndRfc4180Quoting() {
     KtkRun run = ktk("read", "--store", url, "--dataset", "events");
 

@@ -48,7 +48,7 @@ class UsageTest {
     assertUsage(ktk("info", "--store", url(), "--store-option", "novalue", "--dataset", "x"), "--store-option");
     assertUsage(ktk("info", "--store", "ftp://host/x", "--dataset", "x"), "unknown scheme 'ftp'");
     assertUsage(ktk("info", "--store", url(), "--store-option", "region=eu-west-1", "--dataset", "x"),
-        "unknown option(s) [region]; this kind of store takes none");
+        "unknown option 'region'; it takes no options");
   }
 
   @Test

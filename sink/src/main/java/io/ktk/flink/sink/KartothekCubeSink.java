@@ -2,32 +2,14 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.sink.committable.FileBatch;
-import io.ktk.flink.sink.committable.FileBatchSerializer;
-import io.ktk.flink.sink.committer.FileBatchAggregator;
-import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.config.CubeSinkConfig;
-import io.ktk.flink.sink.writer.CubeContract;
-import io.ktk.flink.sink.writer.KartothekWriter;
-import io.ktk.flink.sink.writer.WriterState;
-import io.ktk.flink.sink.writer.WriterStateSerializer;
+import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.state.KtkValidationException;
-import java.io.IOException;
-import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
-import org.apache.flink.api.connector.sink2.SupportsCommitter;
-import org.apache.flink.api.connector.sink2.SupportsWriterState;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -70,19 +52,19 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  *       seed a secondary index on each dimension column not suppressed; datasets stay readable by
  *       Kartothek 5.3's cube functions.
  * </ul>
+ *
+ * <p>This class is deliberately not a Flink {@code Sink}: {@code stream.sinkTo(...)} would skip
+ * the tagging, the keying by cell and the validation. {@link #addTo} is the only way to add it.
  */
 @PublicEvolving
-public final class KartothekCubeSink
-    implements Sink<RowData>,
-        SupportsWriterState<RowData, WriterState>,
-        SupportsCommitter<FileBatch>,
-        SupportsPreCommitTopology<FileBatch, FileBatch> {
-  private static final long serialVersionUID = 1L;
-
+public final class KartothekCubeSink {
   private final CubeSinkConfig config;
 
-  KartothekCubeSink(CubeSinkConfig config) {
+  private final MaintenanceSettings maintenance;
+
+  KartothekCubeSink(CubeSinkConfig config, MaintenanceSettings maintenance) {
     this.config = requireNonNull(config, "config is null");
+    this.maintenance = requireNonNull(maintenance, "maintenance is null");
   }
 
   /** A builder of a sink of cube {@code cube}. */
@@ -110,6 +92,26 @@ public final class KartothekCubeSink
 
   /** As {@link #addTo(Map)}, with stable operator uids derived from {@code uid}. */
   public DataStream<RejectedRecord> addTo(Map<String, DataStream<RowData>> byDatasetId, String uid) {
+    return add(byDatasetId, uid).valid().getSideOutput(RecordValidationFunction.REJECTED);
+  }
+
+  /**
+   * For the SQL connector: adds the sink for one dataset's rows and returns the sink operator. Only
+   * the FAIL policy is allowed there (the dead-letter stream is dropped).
+   */
+  @Internal
+  public DataStreamSink<RowData> addForTable(String datasetId, DataStream<RowData> records, String uid) {
+    if (config.datasets().get(0).validationPolicy() != ValidationPolicy.FAIL) {
+      throw new KtkValidationException("Cannot add the sink of cube '" + config.cube() + "' to a table: only the "
+          + "validation policy FAIL can be used without the dead-letter stream");
+    }
+    return add(Map.of(datasetId, records), uid).sink();
+  }
+
+  /** The operators {@link #add} made: the validation step (with the dead letters) and the sink. */
+  private record Added(SingleOutputStreamOperator<RowData> valid, DataStreamSink<RowData> sink) {}
+
+  private Added add(Map<String, DataStream<RowData>> byDatasetId, String uid) {
     if (!new TreeMap<>(byDatasetId).keySet().equals(new java.util.TreeSet<>(config.datasetIds()))) {
       throw new KtkValidationException("Cannot add the sink of cube '" + config.cube() + "': it writes datasets "
           + config.datasetIds() + " but streams are given for " + new TreeMap<>(byDatasetId).keySet());
@@ -130,53 +132,12 @@ public final class KartothekCubeSink
         .keyBy(new CubeRows.ByCell())
         .process(new CubeValidationFunction(config), unionType)
         .name("Kartothek validation: cube " + config.cube());
-    DataStreamSink<RowData> sink = valid.sinkTo(this).name("Kartothek: cube " + config.cube());
+    DataStreamSink<RowData> sink = valid.sinkTo(new CubeUnionSink(config, maintenance, uid != null)).name("Kartothek: cube " + config.cube());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);
     }
-    return valid.getSideOutput(RecordValidationFunction.REJECTED);
-  }
-
-  @Override
-  public StatefulSinkWriter<RowData, WriterState> createWriter(WriterInitContext context) throws IOException {
-    return restoreWriter(context, List.of());
-  }
-
-  @Override
-  public StatefulSinkWriter<RowData, WriterState> restoreWriter(WriterInitContext context,
-      Collection<WriterState> recoveredState) throws IOException {
-    return new KartothekWriter(config.datasets(),
-        (store, committed) -> CubeContract.check(config.spec(), config.datasetIds(), config.datasets(), store,
-            committed),
-        new CubeRows.Routing(config), true, context, recoveredState); // CubeValidationFunction checked them
-  }
-
-  @Override
-  public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
-    return new WriterStateSerializer();
-  }
-
-  @Override
-  public Committer<FileBatch> createCommitter(CommitterInitContext context) {
-    return new KartothekCommitter(config.datasets(), config.spec(), context.metricGroup());
-  }
-
-  @Override
-  public SimpleVersionedSerializer<FileBatch> getCommittableSerializer() {
-    return new FileBatchSerializer();
-  }
-
-  @Override
-  public SimpleVersionedSerializer<FileBatch> getWriteResultSerializer() {
-    return new FileBatchSerializer();
-  }
-
-  /** The aggregator at parallelism 1, then committer subtask 0 ({@link FileBatchAggregator#behind}). */
-  @Override
-  public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
-      DataStream<CommittableMessage<FileBatch>> committables) {
-    return FileBatchAggregator.behind(committables, "cube " + config.cube());
+    return new Added(valid, sink);
   }
 
   @Override

@@ -6,7 +6,11 @@ import io.ktk.flink.sink.config.CubeSinkConfig;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.writer.CubeContract;
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.config.OptionKeys;
 import io.ktk.flink.state.commit.CubeCommitLog;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -19,6 +23,8 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -43,6 +49,7 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>A job may write enrichments only: then the cube's seed must exist in the store (checked at
  * start) and {@link #seedDatasetId} names it when its id is not {@code seed}.
  */
+@PublicEvolving
 public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<KartothekCubeSinkBuilder> {
   private final String cube;
   private List<String> dimensionColumns = List.of();
@@ -58,6 +65,16 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
   @Override
   KartothekCubeSinkBuilder self() {
     return this;
+  }
+
+  @Override
+  List<ConfigOption<?>> acceptedOptions() {
+    List<ConfigOption<?>> options = new ArrayList<>(KartothekSinkOptions.all());
+    options.remove(KartothekSinkOptions.DATASET);
+    options.remove(KartothekSinkOptions.INDEX_COLUMNS);
+    options.addAll(KartothekSinkOptions.cubeOnly());
+    options.addAll(io.ktk.flink.sink.maintenance.MaintenanceOptions.all());
+    return options;
   }
 
   /** The columns that, with the partition columns, identify a cell; in cube order. */
@@ -119,9 +136,9 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
    */
   public KartothekCubeSinkBuilder options(Map<String, String> options) {
     Configuration config = applySharedOptions(options);
-    config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).ifPresent(c -> partitionColumns(c.toArray(String[]::new)));
-    config.getOptional(KartothekSinkOptions.DIMENSION_COLUMNS).ifPresent(c -> dimensionColumns(c.toArray(String[]::new)));
-    config.getOptional(KartothekSinkOptions.SUPPRESS_INDEX_ON).ifPresent(c -> suppressIndexOn(c.toArray(String[]::new)));
+    config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).map(OptionKeys::names).ifPresent(c -> partitionColumns(c.toArray(String[]::new)));
+    config.getOptional(KartothekSinkOptions.DIMENSION_COLUMNS).map(OptionKeys::names).ifPresent(c -> dimensionColumns(c.toArray(String[]::new)));
+    config.getOptional(KartothekSinkOptions.SUPPRESS_INDEX_ON).map(OptionKeys::names).ifPresent(c -> suppressIndexOn(c.toArray(String[]::new)));
     return this;
   }
 
@@ -129,7 +146,8 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
    * Builds the sink, checking the cube rules that need no store: valid names, the cube's columns
    * ({@link CubeSpec}), every dataset has all partition columns, the seed all dimension columns and
    * every enrichment at least one, a cell column has one type in all datasets, and no payload
-   * column is in two datasets. The rules against what the store holds are checked at start.
+   * column is in two datasets. Where the store can be read from here, the rules against what it
+   * holds ({@link CubeContract}) too; the writers check those again when the job starts.
    *
    * @throws KtkValidationException naming the cube, dataset, columns and rule
    */
@@ -202,8 +220,19 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
           verifyFilesOlderThan, publishMinInterval, writerIdPrefix));
       ids.add(id);
     }
-    return new KartothekCubeSink(new CubeSinkConfig(cube, dimensionColumns, partitionColumns, seed,
-        List.copyOf(spec.suppressIndexOn()), ids, configs));
+    CubeSinkConfig config = new CubeSinkConfig(cube, dimensionColumns, partitionColumns, seed,
+        List.copyOf(spec.suppressIndexOn()), ids, configs);
+    StoreChecks.whereReadable(store, "cube '" + cube + "'", opened -> {
+      if (!datasets.containsKey(seed) && !new LogReader(opened, spec.datasetUuid(seed)).latestOrPublished().exists()) {
+        return; // the seed may still be written before this job starts; the writers check it then
+      }
+      List<DatasetState> committed = new ArrayList<>();
+      for (KartothekSinkConfig dataset : configs) {
+        committed.add(new LogReader(opened, dataset.dataset()).latestOrPublished());
+      }
+      CubeContract.check(config.spec(), ids, configs, opened, committed);
+    });
+    return new KartothekCubeSink(config, maintenance());
   }
 
   private KtkValidationException invalid(String reason) {

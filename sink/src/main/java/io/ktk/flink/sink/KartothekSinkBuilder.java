@@ -6,10 +6,14 @@ import io.ktk.flink.sink.config.Compression;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.writer.DatasetContract;
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.commit.LogReader;
+import io.ktk.flink.state.config.OptionKeys;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -46,6 +50,13 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
     return this;
   }
 
+  @Override
+  List<ConfigOption<?>> acceptedOptions() {
+    List<ConfigOption<?>> options = new java.util.ArrayList<>(KartothekSinkOptions.all());
+    options.addAll(io.ktk.flink.sink.maintenance.MaintenanceOptions.all());
+    return options;
+  }
+
   /** The uuid of the dataset; it is created by the first commit if it does not exist. */
   public KartothekSinkBuilder dataset(String uuid) {
     this.dataset = requireNonNull(uuid, "uuid is null");
@@ -80,13 +91,15 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
   public KartothekSinkBuilder options(Map<String, String> options) {
     Configuration config = applySharedOptions(options);
     config.getOptional(KartothekSinkOptions.DATASET).ifPresent(this::dataset);
-    config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).ifPresent(this::partitionBy);
-    config.getOptional(KartothekSinkOptions.INDEX_COLUMNS).ifPresent(this::indexBy);
+    config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).map(OptionKeys::names).ifPresent(this::partitionBy);
+    config.getOptional(KartothekSinkOptions.INDEX_COLUMNS).map(OptionKeys::names).ifPresent(this::indexBy);
     return this;
   }
 
   /**
-   * Builds the sink, checking the configuration against the row type.
+   * Builds the sink, checking the configuration against the row type and, where the store can be
+   * read from here, against the committed dataset (partition columns, schema, index columns; see
+   * {@link DatasetContract}). The writers check the dataset again when the job starts.
    *
    * @throws KtkValidationException naming what is missing or wrong
    */
@@ -98,8 +111,11 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
       throw new KtkValidationException("Cannot build the sink of dataset '" + dataset + "': no store given; call "
           + "store(url)");
     }
-    return new KartothekSink(new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
+    KartothekSinkConfig config = new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
         compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, List.of(),
-        verifyFilesOlderThan, publishMinInterval, writerIdPrefix));
+        verifyFilesOlderThan, publishMinInterval, writerIdPrefix);
+    StoreChecks.whereReadable(config.store(), "dataset '" + dataset + "'",
+        store -> DatasetContract.check(config, new LogReader(store, dataset).latestOrPublished()));
+    return new KartothekSink(config, maintenance());
   }
 }

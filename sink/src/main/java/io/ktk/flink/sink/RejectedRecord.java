@@ -1,5 +1,7 @@
 package io.ktk.flink.sink;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -10,6 +12,7 @@ import static java.util.Objects.requireNonNull;
  * @param reason why, naming dataset, column, value and rule, e.g. {@code Cannot write to dataset
  *     'events': column 'p' is a partition column and may not be null}
  */
+@PublicEvolving
 public record RejectedRecord(String record, String reason) {
   public RejectedRecord {
     requireNonNull(record, "record is null");

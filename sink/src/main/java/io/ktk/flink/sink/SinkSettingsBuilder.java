@@ -7,10 +7,19 @@ import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.sink.config.WriteMode;
+import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.config.OptionKeys;
+import io.ktk.flink.state.store.ObjectStores;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import io.ktk.flink.sink.maintenance.MaintenanceOptions;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 
@@ -32,11 +41,16 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
   Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
   Duration publishMinInterval = KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue();
   String writerIdPrefix = KartothekSinkOptions.WRITER_ID_PREFIX.defaultValue();
+  /** The maintenance options given ({@link MaintenanceOptions}); defaults for the others. */
+  final Configuration maintenanceOptions = new Configuration();
 
   SinkSettingsBuilder() {}
 
   /** This builder as its concrete type. */
   abstract B self();
+
+  /** The options {@link #applySharedOptions} accepts besides store options: the concrete builder's. */
+  abstract List<ConfigOption<?>> acceptedOptions();
 
   /** The store root, {@code file:///absolute/dir} or {@code s3://bucket/prefix}, with default options. */
   public B store(String url) {
@@ -114,11 +128,28 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
   }
 
   /**
+   * Turns off the maintenance the sink runs while the job runs (compaction, expiry of old log
+   * versions, garbage collection; {@link MaintenanceOptions}), e.g. when a separate maintenance job
+   * or {@code ktk compact} / {@code expire} / {@code gc} keep the dataset healthy.
+   */
+  public B withoutMaintenance() {
+    maintenanceOptions.set(MaintenanceOptions.ENABLED, false);
+    return self();
+  }
+
+  /** The maintenance settings of the options given so far (checked). */
+  MaintenanceSettings maintenance() {
+    return MaintenanceSettings.of(maintenanceOptions);
+  }
+
+  /**
    * Applies the shared options given as text (as in a SQL {@code WITH} clause): {@code store} with
    * the store options under the prefix {@value KartothekSinkOptions#STORE_OPTION_PREFIX}, and the
    * write and commit settings. Options not given keep their current value.
    *
    * @return the options parsed, for the concrete builder's own keys
+   * @throws io.ktk.flink.state.config.UnknownOptionException for a key no option of the builder has,
+   *     naming the closest one
    */
   Configuration applySharedOptions(Map<String, String> options) {
     Configuration config = Configuration.fromMap(options);
@@ -128,7 +159,17 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
         storeOptions.put(key.substring(KartothekSinkOptions.STORE_OPTION_PREFIX.length()), value);
       }
     });
-    config.getOptional(KartothekSinkOptions.STORE).ifPresent(url -> store(url, storeOptions));
+    String url = options.get(KartothekSinkOptions.STORE.key());
+    Set<String> accepted = new TreeSet<>();
+    acceptedOptions().forEach(option -> accepted.add(option.key()));
+    if (url != null) {
+      ObjectStores.optionKeys(url).forEach(key -> accepted.add(KartothekSinkOptions.STORE_OPTION_PREFIX + key));
+    } else if (!storeOptions.isEmpty()) {
+      throw new KtkValidationException("Cannot configure the Kartothek sink: store options " + new TreeSet<>(
+          storeOptions.keySet()) + " are given without the option '" + KartothekSinkOptions.STORE.key() + "'");
+    }
+    OptionKeys.check("configure the Kartothek sink", options.keySet(), accepted);
+    config.getOptional(KartothekSinkOptions.STORE).ifPresent(u -> store(u, storeOptions));
     config.getOptional(KartothekSinkOptions.COMPRESSION).ifPresent(this::compression);
     config.getOptional(KartothekSinkOptions.ROW_GROUP_SIZE).ifPresent(this::rowGroupSize);
     config.getOptional(KartothekSinkOptions.MEMORY_BUDGET).ifPresent(this::memoryBudget);
@@ -137,6 +178,12 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
     config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
     config.getOptional(KartothekSinkOptions.PUBLISH_MIN_INTERVAL).ifPresent(this::publishMinInterval);
     config.getOptional(KartothekSinkOptions.WRITER_ID_PREFIX).ifPresent(this::writerIdPrefix);
+    for (ConfigOption<?> option : MaintenanceOptions.all()) {
+      if (options.containsKey(option.key())) {
+        maintenanceOptions.setString(option.key(), options.get(option.key()));
+      }
+    }
+    MaintenanceSettings.of(maintenanceOptions); // checks the values now, not in the task
     return config;
   }
 }

@@ -264,6 +264,13 @@ class CubeSinkTest {
 
   @Test
   void aSinkThatClashesWithTheCubeInTheStoreFailsAtStart() throws Exception {
+    // Built before the cube exists, so only the start of the job can tell.
+    KartothekCubeSinkBuilder clashing = KartothekCubeSink.forCube("sales")
+        .store(dir.toUri().toString())
+        .dimensionColumns("store")
+        .partitionColumns("day")
+        .enrichment("weather", CubeTestRows.WEATHER);
+    KartothekCubeSink builtBefore = clashing.build();
     StreamExecutionEnvironment first = Jobs.batch(1);
     CubeTestRows.sink(ObjectStoreFactory.of(dir.toUri().toString(), Map.of())).build().addTo(Map.of(
         "seed", first.fromData(List.of(1L, 2L)).map(CubeTestRows::seed, CubeTestRows.SEED_INFO),
@@ -271,20 +278,18 @@ class CubeSinkTest {
         "prices", first.fromData(List.of(1L)).map(CubeTestRows::prices, CubeTestRows.PRICES_INFO)));
     first.execute("creates the cube");
 
+    String clash = "Cannot write cube 'sales': dataset prices records ktk_cube_dimension_columns [store, product]"
+        + " but the sink declares [store] (rule: all datasets record the same cube)";
+    // Built now, the builder reads the cube and refuses at once.
+    assertThatThrownBy(clashing::build).isInstanceOf(KtkValidationException.class).hasMessage(clash);
+
     StreamExecutionEnvironment second = Jobs.batch(1);
-    KartothekCubeSink.forCube("sales")
-        .store(dir.toUri().toString())
-        .dimensionColumns("store")
-        .partitionColumns("day")
-        .enrichment("weather", CubeTestRows.WEATHER)
-        .build()
-        .addTo("weather", second.fromData(List.of(2L)).map(CubeTestRows::weather, CubeTestRows.WEATHER_INFO));
+    builtBefore.addTo("weather", second.fromData(List.of(2L)).map(CubeTestRows::weather, CubeTestRows.WEATHER_INFO));
     assertThatThrownBy(() -> second.execute("clashes"))
         .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class))
             .get()
             .extracting(Throwable::getMessage)
             .asString()
-            .isEqualTo("Cannot write cube 'sales': dataset prices records ktk_cube_dimension_columns [store, product]"
-                + " but the sink declares [store] (rule: all datasets record the same cube)"));
+            .isEqualTo(clash));
   }
 }

@@ -1,15 +1,24 @@
 package io.ktk.flink.source;
 
 import io.ktk.flink.source.dataset.DatasetQuery;
+import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
+import io.ktk.flink.source.planner.PlannedFile;
+import io.ktk.flink.source.planner.ResolvedQuery;
+import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.reader.RecordFormat;
+import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.types.Row;
 
@@ -44,14 +53,21 @@ import org.apache.flink.types.Row;
  * label), so with parallelism 1 the rows arrive as {@code ktk read} prints them; with more readers
  * splits interleave.
  */
+@PublicEvolving
 public final class KartothekDatasetSource extends QuerySource<Row> {
-  private static final long serialVersionUID = 2L;
+  private static final long serialVersionUID = 3L;
 
   private final long version;
+  /** At most this many rows are needed (-1: all); see {@link Builder#limit}. */
+  private final long limit;
+  /** Whether the logged row counts of the planned files are the rows the query returns; see {@link #splits}. */
+  private final boolean countsExact;
 
-  private KartothekDatasetSource(Setup setup, RowTypeInfo type, long version) {
+  private KartothekDatasetSource(Setup setup, RowTypeInfo type, long version, long limit, boolean countsExact) {
     super(setup, RecordFormat.ROWS, type);
     this.version = version;
+    this.limit = limit;
+    this.countsExact = countsExact;
   }
 
   /** A source of dataset {@code uuid} in the store at {@code storeUrl} ({@code file:///dir}, {@code s3://bucket/prefix}). */
@@ -64,9 +80,34 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
     return version;
   }
 
+  /**
+   * The splits of the query, without those after the first files (in output order) that hold
+   * {@link Builder#limit} rows by the log's counts, when those counts are exact.
+   */
+  @Override
+  List<CubeSplit> splits(int readers) throws IOException {
+    List<CubeSplit> all = super.splits(readers);
+    if (limit < 0 || !countsExact) {
+      return all;
+    }
+    List<CubeSplit> splits = new ArrayList<>();
+    long planned = 0;
+    for (CubeSplit split : all) {
+      if (planned >= limit) {
+        break;
+      }
+      splits.add(split);
+      for (GroupPartition partition : split.group().partitions()) {
+        planned += partition.files().values().stream().flatMap(List::stream).mapToLong(PlannedFile::rows).sum();
+      }
+    }
+    return splits;
+  }
+
   /** Builds a {@link KartothekDatasetSource}; the query defaults to all rows and columns. */
   public static final class Builder extends SourceBuilder<Builder, DatasetQuery> {
     private Long version;
+    private long limit = -1;
 
     private Builder(String storeUrl, String uuid) {
       super(storeUrl, uuid, "uuid", DatasetQuery.all());
@@ -74,6 +115,20 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
 
     @Override
     Builder self() {
+      return this;
+    }
+
+    /**
+     * At most {@code rows} rows are needed (a pushed-down {@code LIMIT}; -1, the default, for all):
+     * when every condition is on partition columns, only the first files (in output order) that
+     * hold that many rows by the log's counts are read. The source may still emit more rows.
+     */
+    public Builder limit(long rows) {
+      if (rows < -1) {
+        throw new IllegalArgumentException("Cannot limit the source of dataset '" + name + "' to " + rows
+            + " rows: give a count >= 0, or -1 for all");
+      }
+      this.limit = rows;
       return this;
     }
 
@@ -96,9 +151,15 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
       try (ObjectStore store = ObjectStores.open(storeUrl, storeOptions)) {
         PlainDatasetSnapshot snapshot = version == null ? PlainDatasetSnapshot.latest(store, uuid)
             : PlainDatasetSnapshot.at(store, uuid, version);
-        RowTypeInfo type = RowTypes.of(snapshot.resolve(settings.query()).output());
-        return new KartothekDatasetSource(QuerySource.Setup.bounded(settings, snapshot), type,
-            snapshot.dataset().version());
+        ResolvedQuery resolved = snapshot.resolve(settings.query());
+        // Without a key every row of a planned file is a row of the result unless a condition on a
+        // non-partition column drops it inside the file (conditions on partition columns drop whole
+        // partitions); with a key, later rows replace or delete earlier ones.
+        List<String> partitionKeys = snapshot.dataset().partitionKeys().stream().map(Field::getName).toList();
+        boolean countsExact = resolved.seed().merge() == RowMerge.NONE
+            && query.conditions().stream().allMatch(condition -> partitionKeys.contains(condition.column()));
+        return new KartothekDatasetSource(QuerySource.Setup.bounded(settings, snapshot),
+            RowTypes.of(resolved.output()), snapshot.dataset().version(), limit, countsExact);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read dataset '" + uuid + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

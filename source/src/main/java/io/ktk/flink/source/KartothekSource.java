@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.types.Row;
 
@@ -45,6 +46,7 @@ import org.apache.flink.types.Row;
  * rows of the seed files that later commits added, joined with the other datasets' versions of the
  * moment it found them (append-only; see {@code docs/cube-query.md}).
  */
+@PublicEvolving
 public final class KartothekSource extends QuerySource<Row> {
   private static final long serialVersionUID = 2L;
 

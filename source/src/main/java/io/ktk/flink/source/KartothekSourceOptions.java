@@ -1,6 +1,7 @@
 package io.ktk.flink.source;
 
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -8,6 +9,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * Options of {@link KartothekSource} with their defaults (set through {@link
  * KartothekSource.Builder}; the keys name them in tables and docs).
  */
+@PublicEvolving
 public final class KartothekSourceOptions {
   private KartothekSourceOptions() {}
 

@@ -12,12 +12,12 @@ import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.runtime.checkpoint.CheckpointIDCounter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -55,14 +55,19 @@ public final class FileBatchAggregator extends AbstractStreamOperator<Committabl
    * order, all batches of a checkpoint in one call.
    */
   public static DataStream<CommittableMessage<FileBatch>> behind(DataStream<CommittableMessage<FileBatch>> committables,
-      String name) {
-    return committables
+      String name, boolean sinkHasUid) {
+    SingleOutputStreamOperator<CommittableMessage<FileBatch>> aggregated = committables
         .global()
         .transform("Kartothek aggregator: " + name, CommittableMessageTypeInfo.of(FileBatchSerializer::new),
             new FileBatchAggregator())
         .setParallelism(1)
-        .setMaxParallelism(1)
-        .global();
+        .setMaxParallelism(1);
+    if (sinkHasUid) {
+      // Flink prefixes it with the sink's uid (and refuses it when the sink has none): the
+      // aggregator's state then maps to it whatever else the job graph changes.
+      aggregated.uid("aggregator");
+    }
+    return aggregated.global();
   }
 
   /**

@@ -7,6 +7,7 @@ import io.ktk.flink.state.commit.GarbageCollector;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Part files of a checkpoint that was never committed are gone from the store, so the checkpoint
@@ -18,6 +19,7 @@ import java.util.Optional;
  * restored a checkpoint whose files it had deleted. Retrying cannot help, so the sink fails the job
  * without restarts; what to do is in the message.
  */
+@PublicEvolving
 public final class MissingPartFilesException extends KtkException {
   private static final long serialVersionUID = 1L;
 

@@ -1,8 +1,10 @@
 package io.ktk.flink.sink.config;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /** The codec of the Parquet pages the sink writes. */
+@PublicEvolving
 public enum Compression {
   /** Snappy, as pyarrow and plateau write by default. */
   SNAPPY(CompressionCodecName.SNAPPY),

@@ -7,6 +7,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -21,6 +22,7 @@ import org.apache.flink.table.types.logical.RowType;
  * it to a writer subtask), then every column of any dataset, once (a column shared by datasets is
  * a cell column and has one type in all of them).
  */
+@Internal
 public record CubeSinkConfig(
     String cube,
     List<String> dimensionColumns,

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -42,6 +43,7 @@ import org.apache.flink.table.types.logical.RowType;
  * @param writerIdPrefix put before the writer ids the sink generates ({@link
  *     KartothekSinkOptions#WRITER_ID_PREFIX}), empty for none
  */
+@Internal
 public record KartothekSinkConfig(
     ObjectStoreFactory store,
     String dataset,

@@ -4,6 +4,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 
@@ -14,6 +15,7 @@ import org.apache.flink.configuration.MemorySize;
  * are given with the prefix {@value #STORE_OPTION_PREFIX}, e.g. {@code 'store.endpoint' =
  * 'http://127.0.0.1:9000'}.
  */
+@PublicEvolving
 public final class KartothekSinkOptions {
   /** Prefix of the object store's own options. */
   public static final String STORE_OPTION_PREFIX = "store.";
@@ -37,7 +39,7 @@ public final class KartothekSinkOptions {
           .stringType()
           .asList()
           .defaultValues()
-          .withDescription("Partition columns, in order (Kartothek partition_on). They are not stored in the "
+          .withDescription("Partition columns, in order, separated by commas (Kartothek partition_on). They are not stored in the "
               + "data files but in the partition directories. In SQL, PARTITIONED BY sets them.");
 
   public static final ConfigOption<List<String>> INDEX_COLUMNS =
@@ -45,7 +47,7 @@ public final class KartothekSinkOptions {
           .stringType()
           .asList()
           .defaultValues()
-          .withDescription("Secondary index columns (Kartothek secondary_indices). Columns the dataset "
+          .withDescription("Secondary index columns, separated by commas (Kartothek secondary_indices). Columns the dataset "
               + "already indexes are indexed whether listed or not.");
 
   public static final ConfigOption<Compression> COMPRESSION =
@@ -99,12 +101,12 @@ public final class KartothekSinkOptions {
           .durationType()
           .defaultValue(Duration.ZERO)
           .withDescription("The least time between two publications of a dataset's plateau view (metadata "
-              + "JSON, _common_metadata, index files) by the committer. Publishing rewrites the whole view, about "
-              + "1 s at 100,000 files, while a commit costs milliseconds: with short checkpoint intervals on large "
-              + "datasets, publish less often. Commits are not delayed; readers of the commit log (this project's "
-              + "source and ktk) see every commit at once, plateau and Kartothek readers see the view of the last "
-              + "publication, at most this old while commits go on, and the latest one after the job ends. "
-              + "0 publishes after every commit.");
+              + "JSON, _common_metadata, index files). The committer's publisher thread publishes off the commit "
+              + "path, so commits never wait for it; a publication rewrites the metadata JSON, which lists every "
+              + "file, so on large datasets with short checkpoint intervals publish less often. Readers of the "
+              + "commit log (this project's source and ktk) see every commit at once; plateau and Kartothek readers "
+              + "see the view of the last publication, at most this old while commits go on, and the latest one "
+              + "after the job ends. 0 publishes after every commit.");
 
   public static final ConfigOption<String> WRITER_ID_PREFIX =
       key("writer-id-prefix")
@@ -120,8 +122,8 @@ public final class KartothekSinkOptions {
           .stringType()
           .asList()
           .defaultValues()
-          .withDescription("Cube sink only: the cube's dimension columns, in order (Kartothek "
-              + "dimension_columns); with the partition columns they identify a cell.");
+          .withDescription("Cube sink only: the cube's dimension columns, in order, separated by commas "
+              + "(Kartothek dimension_columns); in SQL, taken from the store when the cube exists; with the partition columns they identify a cell.");
 
   public static final ConfigOption<List<String>> SUPPRESS_INDEX_ON =
       key("suppress-index-on")
@@ -131,7 +133,32 @@ public final class KartothekSinkOptions {
           .withDescription("Cube sink only: dimension columns the seed gets no secondary index on "
               + "(Kartothek suppress_index_on).");
 
+  public static final ConfigOption<String> CUBE =
+      key("cube")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("SQL tables only: the name of the cube one of whose datasets the table writes "
+              + "(<cube>++<id>, through the cube sink: cube metadata, the seed's indices, duplicate cells refused, "
+              + "cube transactions). Instead of 'dataset'.");
+
+  public static final ConfigOption<List<String>> DATASETS =
+      key("datasets")
+          .stringType()
+          .asList()
+          .defaultValues()
+          .withDescription("With 'cube': the id of the dataset the table writes (one id; default: the cube's "
+              + "seed as stored, or 'seed' for a new cube). Read, the table joins it onto the seed.");
+
   private KartothekSinkOptions() {}
+
+  /** Every option of the SQL sink: {@link #all()}, {@link #cubeOnly()}, {@link #CUBE} and {@link #DATASETS}. */
+  public static List<ConfigOption<?>> table() {
+    List<ConfigOption<?>> options = new java.util.ArrayList<>(all());
+    options.addAll(cubeOnly());
+    options.add(CUBE);
+    options.add(DATASETS);
+    return List.copyOf(options);
+  }
 
   /** The options of the cube sink ({@link io.ktk.flink.sink.KartothekCubeSinkBuilder#options}) besides {@link #all()}'s. */
   public static List<ConfigOption<?>> cubeOnly() {

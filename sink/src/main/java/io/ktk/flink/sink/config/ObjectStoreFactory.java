@@ -9,6 +9,7 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Opens the object store a sink writes to, in each task that needs it (writers, committer). It
@@ -16,6 +17,7 @@ import java.util.TreeMap;
  * options for {@link #of}, or whatever a custom implementation needs (credentials from a vault, a
  * store wrapped for tests).
  */
+@PublicEvolving
 @FunctionalInterface
 public interface ObjectStoreFactory extends Serializable {
 
@@ -24,8 +26,11 @@ public interface ObjectStoreFactory extends Serializable {
 
   /**
    * A factory for {@code file:///dir} or {@code s3://bucket/prefix} with the store options of
-   * {@link io.ktk.flink.state.store.StoreOptions}. Its {@code toString} shows the URL only, never
-   * the options (they may hold secrets).
+   * {@link io.ktk.flink.state.store.StoreOptions}, checked here (a misspelt option fails where it is
+   * written, not in a task). Its {@code toString} shows the URL only, never the options (they may
+   * hold secrets).
+   *
+   * @throws io.ktk.flink.state.store.InvalidStoreUrlException naming the URL or option and what is accepted
    */
   static ObjectStoreFactory of(String url, Map<String, String> options) {
     return new UrlStoreFactory(url, options);
@@ -38,6 +43,7 @@ public interface ObjectStoreFactory extends Serializable {
     public UrlStoreFactory {
       requireNonNull(url, "url is null");
       options = Collections.unmodifiableMap(new TreeMap<>(requireNonNull(options, "options is null")));
+      ObjectStores.check(url, options);
     }
 
     @Override

@@ -1,10 +1,13 @@
 package io.ktk.flink.sink.config;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * What happens to a record that breaks a rule of the dataset: a null partition or index value, a
  * timestamp with a sub-microsecond part, a partition value that cannot be a label. Nothing is
  * dropped silently under either policy.
  */
+@PublicEvolving
 public enum ValidationPolicy {
   /** The job fails with the {@link io.ktk.flink.state.KtkValidationException}, without restarts. */
   FAIL,

@@ -1,6 +1,9 @@
 package io.ktk.flink.sink.config;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** How a checkpoint's files change the dataset. */
+@PublicEvolving
 public enum WriteMode {
   /** The files are added; concurrent appends from other jobs commute. */
   APPEND,

@@ -1,11 +1,9 @@
 package io.ktk.flink.sink.table;
 
-import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.state.KtkValidationException;
 import java.util.Map;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.types.RowKind;
 
@@ -16,19 +14,21 @@ import org.apache.flink.types.RowKind;
  * planner puts their values into the rows, and rows are routed by their values.
  */
 final class KartothekDynamicTableSink implements DynamicTableSink, SupportsPartitioning {
-  private final KartothekSink sink;
+  private final SinkRuntimeProvider provider;
+  /** What is written, for messages: {@code dataset 'events'}. */
+  private final String target;
   private final String table;
 
-  KartothekDynamicTableSink(KartothekSink sink, String table) {
-    this.sink = sink;
+  KartothekDynamicTableSink(SinkRuntimeProvider provider, String target, String table) {
+    this.provider = provider;
+    this.target = target;
     this.table = table;
   }
 
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
     if (!requestedMode.containsOnly(RowKind.INSERT)) {
-      throw new KtkValidationException("Cannot write the query into table " + table + " (dataset '"
-          + sink.config().dataset() + "'): a Kartothek dataset takes inserts only, but the query produces "
+      throw new KtkValidationException("Cannot write the query into table " + table + " (" + target + "): a Kartothek dataset takes inserts only, but the query produces "
           + requestedMode.getContainedKinds() + " changes; write an append-only query (no updating aggregation, "
           + "join or deduplication without a window)");
     }
@@ -37,7 +37,7 @@ final class KartothekDynamicTableSink implements DynamicTableSink, SupportsParti
 
   @Override
   public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-    return SinkV2Provider.of(sink);
+    return provider;
   }
 
   @Override
@@ -52,11 +52,11 @@ final class KartothekDynamicTableSink implements DynamicTableSink, SupportsParti
 
   @Override
   public DynamicTableSink copy() {
-    return new KartothekDynamicTableSink(sink, table);
+    return new KartothekDynamicTableSink(provider, target, table);
   }
 
   @Override
   public String asSummaryString() {
-    return "Kartothek(" + sink.config().dataset() + ")";
+    return "Kartothek(" + target + ")";
   }
 }

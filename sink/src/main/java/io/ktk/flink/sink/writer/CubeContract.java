@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a cube sink and the cube in the store must agree on, checked when the job starts so that a
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * writes is in another dataset of the cube; and each written dataset passes {@link
  * DatasetContract} (partition keys, schema, the seed's dimension indices).
  */
+@Internal
 public final class CubeContract {
   private CubeContract() {}
 

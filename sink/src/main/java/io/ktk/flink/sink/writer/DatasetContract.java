@@ -7,6 +7,7 @@ import io.ktk.flink.state.types.IncompatibleSchemaException;
 import io.ktk.flink.state.types.SchemaCompatibility;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a sink and the dataset it writes must agree on, checked when a writer starts so that a
@@ -15,6 +16,7 @@ import java.util.List;
  * and the index columns. The committer checks the schema again at every commit, since another
  * writer may have committed meanwhile.
  */
+@Internal
 public final class DatasetContract {
   private DatasetContract() {}
 

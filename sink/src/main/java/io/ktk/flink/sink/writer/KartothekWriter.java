@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * were not handed on are deleted on close where possible; what remains is unreferenced and
  * removed by garbage collection after its safety age.
  */
+@Internal
 public final class KartothekWriter
     implements StatefulSinkWriter<RowData, WriterState>, CommittingSinkWriter<RowData, FileBatch> {
   private static final Logger LOG = LoggerFactory.getLogger(KartothekWriter.class);
@@ -77,6 +79,7 @@ public final class KartothekWriter
   private final MemoryBudget budget;
   private final WriterMetrics metrics;
   private final String name;
+  private boolean endOfInput;
 
   /**
    * A writer of one dataset.
@@ -107,7 +110,12 @@ public final class KartothekWriter
     this.routing = routing;
     this.name = configs.size() == 1 ? "dataset '" + first.dataset() + "'"
         : "datasets " + configs.stream().map(KartothekSinkConfig::dataset).toList();
-    this.store = first.store().open();
+    try {
+      this.store = first.store().open();
+    } catch (KtkValidationException e) {
+      // a store URL or option that cannot work: a restart would fail the same way
+      throw new SuppressRestartsException(e);
+    }
     this.budget = new MemoryBudget(first.memoryBudgetBytes());
     List<List<String>> indexColumns;
     try {
@@ -197,10 +205,18 @@ public final class KartothekWriter
   }
 
   /**
-   * Writes the largest buffers as part files until a quarter of the budget is free again, so that
-   * with many partitions one search for the largest serves several files.
+   * Gives back the arrays that empty buffers keep since the last checkpoint; if that is not
+   * enough, writes the largest buffers as part files (giving back their arrays) until a quarter of
+   * the budget is free again, so that with many partitions one search for the largest serves
+   * several files.
    */
   private void flushLargest() throws IOException {
+    for (DatasetWriter dataset : datasets) {
+      dataset.releaseIdle();
+    }
+    if (!budget.exceeded()) {
+      return;
+    }
     List<PartitionBuffer> bySize = new ArrayList<>();
     List<DatasetWriter> owners = new ArrayList<>();
     for (DatasetWriter dataset : datasets) {
@@ -220,7 +236,7 @@ public final class KartothekWriter
       LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes",
           dataset.config().dataset(), budget.used(), budget.limit(), buffer.partition().path(),
           buffer.allocatedBytes());
-      DataFile file = dataset.flush(buffer);
+      DataFile file = dataset.flush(buffer, false);
       metrics.fileWritten(file.rows(), file.bytes());
     }
   }
@@ -228,6 +244,7 @@ public final class KartothekWriter
   @Override
   public void flush(boolean endOfInput) {
     // Buffers become files in prepareCommit, which follows every flush.
+    this.endOfInput |= endOfInput;
   }
 
   @Override
@@ -239,6 +256,9 @@ public final class KartothekWriter
             LOG.debug("Dataset '{}': writer {} hands on {}", batch.dataset(), writerId, batch);
             batches.add(batch);
           });
+      if (endOfInput) {
+        dataset.releaseIdle(); // no rows will come for the arrays the buffers keep
+      }
     }
     return batches;
   }

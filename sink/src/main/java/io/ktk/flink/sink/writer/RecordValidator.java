@@ -6,6 +6,7 @@ import io.ktk.flink.state.types.KeyColumns;
 import io.ktk.flink.state.types.TimestampCoercion;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -29,6 +30,7 @@ import org.apache.flink.types.RowKind;
  * leaves no trace; the dead-letter function checks with the same rules in front of the writer.
  * Not thread-safe.
  */
+@Internal
 public final class RecordValidator {
   private final String dataset;
   private final RowType rowType;

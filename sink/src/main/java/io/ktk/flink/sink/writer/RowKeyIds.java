@@ -1,5 +1,6 @@
 package io.ktk.flink.sink.writer;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -12,6 +13,7 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * <p>Not thread-safe.
  */
+@Internal
 public interface RowKeyIds {
 
   /** The id of the row's key, adding the key with the next id if it is new. */

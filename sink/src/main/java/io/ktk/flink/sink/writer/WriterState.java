@@ -1,5 +1,7 @@
 package io.ktk.flink.sink.writer;
 
+import org.apache.flink.annotation.Internal;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -10,6 +12,7 @@ import static java.util.Objects.requireNonNull;
  *     checkpoints and savepoints, so that committables replayed after a restore carry the id the
  *     commit log knows
  */
+@Internal
 public record WriterState(String writerId) {
   public WriterState {
     requireNonNull(writerId, "writerId is null");

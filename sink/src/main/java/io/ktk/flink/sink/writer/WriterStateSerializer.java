@@ -2,6 +2,7 @@ package io.ktk.flink.sink.writer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -10,6 +11,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * Version 1 of {@link WriterState}: the writer id as a 4-byte big-endian length and its UTF-8
  * bytes. Another version fails with "Unrecognized version or corrupt state".
  */
+@Internal
 public final class WriterStateSerializer implements SimpleVersionedSerializer<WriterState> {
   public static final int VERSION = 1;
 

@@ -1,5 +1,6 @@
 package io.ktk.flink.sink.committer;
 
+import io.ktk.flink.sink.committable.FileBatchSerializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.config.UnknownOptionException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
@@ -94,6 +95,26 @@ class KartothekTableSinkTest {
     assertThatThrownBy(() -> tables.executeSql("INSERT INTO lenient SELECT id, 'a' FROM numbers"))
         .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString().contains("DEAD_LETTER needs the DataStream API"));
+  }
+
+  @Test
+  void misspeltOptionsAreRefusedWhenPlannedWithTheClosestKey() {
+    StreamTableEnvironment tables = tables(false);
+    tables.executeSql("CREATE TABLE typo (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
+        + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'typo', "
+        + "'index-colums' = 'id')");
+    assertThatThrownBy(() -> tables.executeSql("INSERT INTO typo SELECT id, 'a' FROM numbers"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, UnknownOptionException.class)).get()
+            .extracting(Throwable::getMessage).asString()
+            .startsWith("Cannot create the sink of table default_catalog.default_database.typo: unknown option "
+                + "'index-colums' (did you mean 'index-columns'?)"));
+    tables.executeSql("CREATE TABLE s3typo (id BIGINT, p STRING) PARTITIONED BY (p) WITH ("
+        + "'connector' = 'kartothek', 'store' = 's3://bucket/data', 'store.regoin' = 'eu-west-1', "
+        + "'dataset' = 'typo')");
+    assertThatThrownBy(() -> tables.executeSql("INSERT INTO s3typo SELECT id, 'a' FROM numbers"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, UnknownOptionException.class)).get()
+            .extracting(Throwable::getMessage).asString()
+            .contains("unknown option 'store.regoin' (did you mean 'store.region'?)"));
   }
 
   private void assertEveryRowOnce() throws Exception {

@@ -9,6 +9,7 @@ import io.ktk.flink.source.query.QueryBuilder;
 import java.io.Serializable;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a user asks of one plain dataset (not a cube), before it is checked against the dataset:
@@ -30,6 +31,7 @@ import java.util.stream.Collectors;
  * @param columns the columns to return, in this order; empty: the partition columns, then the
  *     others by name (the layout of {@code _common_metadata})
  */
+@PublicEvolving
 public record DatasetQuery(List<Condition> conditions, List<String> columns) implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -2,6 +2,7 @@ package io.ktk.flink.source.enumerator;
 
 import io.ktk.flink.source.split.CubeSplit;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the enumerator of a cube query checkpoints: the splits not assigned to a reader yet and,
@@ -15,6 +16,7 @@ import java.util.List;
  * @param discoveries how many discoveries of later versions produced splits (their split ids
  *     carry the count, so they stay unique across restarts)
  */
+@Internal
 public record CubeEnumeratorState(List<CubeSplit> unassigned, long servedSeedVersion, long discoveries) {
   public CubeEnumeratorState {
     unassigned = List.copyOf(unassigned);

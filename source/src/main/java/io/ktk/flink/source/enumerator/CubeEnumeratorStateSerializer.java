@@ -9,6 +9,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -26,6 +27,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * checkpointed before it read through the cube stack has the layout of version 1, with splits of
  * version 1 of {@link CubeSplitSerializer#PLAIN_DATASETS}: {@link #PLAIN_DATASETS} restores it.
  */
+@Internal
 public final class CubeEnumeratorStateSerializer implements SimpleVersionedSerializer<CubeEnumeratorState> {
   public static final int VERSION = 2;
   /** The state of a cube's source. */

@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.util.FlinkRuntimeException;
@@ -39,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * A store failure during a discovery is logged and retried at the next interval; any other failure
  * (e.g. the query no longer fits the cube) fails the job.
  */
+@Internal
 public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, CubeEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(CubeSplitEnumerator.class);
 

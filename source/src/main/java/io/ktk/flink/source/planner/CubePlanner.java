@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Plans a cube query as Kartothek's query system describes it, from the pinned versions of the cube's
@@ -37,6 +38,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * and partitions within a group by partition values; the readers sort rows within a partition by the
  * query's dimension columns. Concatenating the groups gives the result in that order.
  */
+@Internal
 public final class CubePlanner {
 
   /** A non-partition {@code partition_by} column: its position in the key and the dataset whose index gives its values. */

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A cube at pinned versions: its spec (as its seed records it) and one snapshot per dataset.
@@ -30,6 +31,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param spec the cube
  * @param datasets the snapshot of each dataset, by dataset id
  */
+@Internal
 public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> datasets) implements TargetSnapshot {
   public CubeSnapshot {
     requireNonNull(spec, "spec is null");

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.ktk.flink.source.query.TypedCondition;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a query reads from one dataset and how it joins it.
@@ -27,6 +28,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * @param conditions the conditions tested on the rows read (on read columns only; conditions on
  *     partition columns were decided by the planner)
  */
+@Internal
 public record DatasetRead(
     String datasetId,
     String uuid,

@@ -1,5 +1,7 @@
 package io.ktk.flink.source.planner;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * How a dataset takes part in a cube query (the terms of Kartothek's query system).
  *
@@ -12,6 +14,7 @@ package io.ktk.flink.source.planner;
  *       cell without a matching row gets nulls.
  * </ul>
  */
+@Internal
 public enum DatasetRole {
   SEED,
   RESTRICTED,

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One physical partition of a query group: the seed's partition and, aligned with it, the
@@ -22,6 +23,7 @@ import java.util.Map;
  * @param files per dataset id of the query, its files in this partition in write order (empty for
  *     an enrichment without this partition)
  */
+@Internal
 public record GroupPartition(String path, List<Object> partitionValues, Map<String, List<PlannedFile>> files) {
   public GroupPartition {
     requireNonNull(path, "path is null");

@@ -1,5 +1,7 @@
 package io.ktk.flink.source.planner;
 
+import org.apache.flink.annotation.Internal;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -15,6 +17,7 @@ import static java.util.Objects.requireNonNull;
  *     none of its rows qualifies), but it was written after a file that qualifies and may hold newer
  *     rows of the same cells, which then must not be returned
  */
+@Internal
 public record PlannedFile(String key, String label, long rows, long bytes, long addedIn, boolean keysOnly) {
   public PlannedFile {
     requireNonNull(key, "key is null");

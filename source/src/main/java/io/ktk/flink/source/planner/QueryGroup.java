@@ -3,6 +3,7 @@ package io.ktk.flink.source.planner;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A query group: the unit of work and of output. Its rows are those of its partitions, joined
@@ -13,6 +14,7 @@ import java.util.List;
  *     order, or, without {@code partition_by}, the partition values of its single partition
  * @param partitions its physical partitions, by partition values
  */
+@Internal
 public record QueryGroup(List<Object> key, List<GroupPartition> partitions) {
   public QueryGroup {
     key = Collections.unmodifiableList(new ArrayList<>(key));

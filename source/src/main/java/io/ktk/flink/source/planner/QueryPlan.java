@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A planned cube query (or query of a plain dataset): the checked query and its groups in output
@@ -18,6 +19,7 @@ import java.util.TreeMap;
  * @param versions the version of every dataset taking part, by dataset id
  * @param groups the groups, in output order (by {@code partition_by} values, else by partition values)
  */
+@Internal
 public record QueryPlan(ResolvedQuery query, Map<String, Long> versions, List<QueryGroup> groups) {
   public QueryPlan {
     requireNonNull(query, "query is null");

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link CubeQuery} checked against a cube (or a plain dataset, read as a cube of one dataset):
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param datasets the datasets that take part: the seed, then restricted, then enrichments (each
  *     group by id); datasets whose payload the query neither returns nor restricts are left out
  */
+@Internal
 public record ResolvedQuery(
     QueryTarget target,
     CubeQuery query,

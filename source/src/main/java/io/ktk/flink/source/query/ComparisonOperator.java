@@ -1,6 +1,9 @@
 package io.ktk.flink.source.query;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** The comparison operators of conditions, by their symbol in the text form. */
+@PublicEvolving
 public enum ComparisonOperator {
   EQ("=="),
   NE("!="),

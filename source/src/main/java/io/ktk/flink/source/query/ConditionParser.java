@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Reads the text form of conditions: comparisons, lists and intervals joined by {@code and}.
@@ -28,6 +29,7 @@ import java.util.regex.Pattern;
  * the check can refuse it with the column's name and type. Syntax errors fail with {@link
  * InvalidQueryException} naming the position (1-based) and what was expected.
  */
+@PublicEvolving
 public final class ConditionParser {
   private static final Set<String> KEYWORDS = Set.of("and", "in", "true", "false", "nan", "inf", "null", "or", "not");
   private static final Set<String> LITERAL_WORDS = Set.of("true", "false", "nan", "inf", "-inf", "+inf", "null");

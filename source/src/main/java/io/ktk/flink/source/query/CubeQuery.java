@@ -12,6 +12,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What a user asks of a cube, before it is checked against the cube: which rows (conditions,
@@ -40,6 +41,7 @@ import java.util.stream.Collectors;
  *     Kartothek 5.3's ({@link QuerySemantics#KARTOTHEK}, which also reads {@code columns} as
  *     Kartothek's {@code payload_columns})
  */
+@PublicEvolving
 public record CubeQuery(
     List<Condition> conditions,
     List<String> columns,

@@ -1,6 +1,7 @@
 package io.ktk.flink.source.query;
 
 import io.ktk.flink.state.KtkValidationException;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A cube query that cannot be answered as asked: text that does not parse, a column the cube does
@@ -9,6 +10,7 @@ import io.ktk.flink.state.KtkValidationException;
  * query is checked and planned, before any data file is read. The message names the column, its
  * type and the literal where they apply.
  */
+@PublicEvolving
 public class InvalidQueryException extends KtkValidationException {
   private static final long serialVersionUID = 1L;
 

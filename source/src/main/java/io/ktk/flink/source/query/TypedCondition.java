@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link Condition} checked against its column: the literals typed by the column's type, ready
@@ -28,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>Built by {@link #resolve}, which fails before any file is read when a literal does not fit
  * the column or is NULL. Immutable and thread-safe.
  */
+@Internal
 public final class TypedCondition {
   private final Condition condition;
   private final Field column;

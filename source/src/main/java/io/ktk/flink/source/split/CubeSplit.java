@@ -6,6 +6,7 @@ import io.ktk.flink.source.planner.QueryGroup;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -18,6 +19,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param group the group: its key and, per partition, the files of each dataset
  * @param emittedRows rows of the group already emitted (0 for a fresh split)
  */
+@Internal
 public record CubeSplit(String splitId, Map<String, Long> versions, QueryGroup group, long emittedRows)
     implements SourceSplit {
 

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -39,6 +40,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * <p>Bytes of each version are kept under {@code src/test/resources/serializer/} and read back by
  * a test, so a later version still restores splits checkpointed by this one.
  */
+@Internal
 public final class CubeSplitSerializer implements SimpleVersionedSerializer<CubeSplit> {
   /** The version of the layout above, a cube source's. */
   public static final int VERSION = 1;

@@ -6,6 +6,7 @@ import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.planner.RowMerge;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Cuts a planned query into splits: one per query group, or, for a group of more physical
@@ -20,6 +21,7 @@ import java.util.List;
  * its own (its rows need no other file's): it is cut into one split per file, {@code
  * <prefix>file-000012}, in plan order.
  */
+@Internal
 public final class CubeSplits {
   private CubeSplits() {}
 

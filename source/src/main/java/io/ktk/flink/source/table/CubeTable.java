@@ -3,6 +3,7 @@ package io.ktk.flink.source.table;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.KartothekSource;
+import io.ktk.flink.source.KartothekSourceOptions;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.query.Condition;
@@ -13,6 +14,7 @@ import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import io.ktk.flink.state.types.FlinkArrowTypes;
 import io.ktk.flink.state.types.UnsupportedTypeException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,8 @@ import org.apache.flink.types.Row;
  * @param dimensionColumns the table's dimensionality, in cube order
  * @param partitionColumns the cube's partition columns, typed
  * @param partitions the seed's partition values at the pinned version, in path order
+ * @param continuous whether the scan goes on with later commits ({@code scan.mode})
+ * @param discoveryInterval how often a continuous scan looks for later commits
  */
 record CubeTable(
     String name,
@@ -65,7 +69,9 @@ record CubeTable(
     List<Field> columns,
     List<String> dimensionColumns,
     List<Field> partitionColumns,
-    List<List<Object>> partitions) implements KartothekTable {
+    List<List<Object>> partitions,
+    boolean continuous,
+    Duration discoveryInterval) implements KartothekTable {
 
   CubeTable {
     requireNonNull(name, "name is null");
@@ -78,6 +84,18 @@ record CubeTable(
     dimensionColumns = List.copyOf(dimensionColumns);
     partitionColumns = List.copyOf(partitionColumns);
     partitions = List.copyOf(partitions);
+    requireNonNull(discoveryInterval, "discoveryInterval is null");
+  }
+
+  /** This table, scanned continuously or not. */
+  CubeTable scanning(boolean continuous, Duration discoveryInterval) {
+    return new CubeTable(name, storeUrl, storeOptions, cube, versions, datasets, columns, dimensionColumns,
+        partitionColumns, partitions, continuous, discoveryInterval);
+  }
+
+  @Override
+  public boolean bounded() {
+    return !continuous;
   }
 
   /**
@@ -122,7 +140,8 @@ record CubeTable(
       partitions.add(partition.values());
     }
     return new CubeTable(name, storeUrl, storeOptions, cube, snapshot.versions(), new TreeSet<>(datasets), columns,
-        dimensions, resolved.partitionColumns(), partitions);
+        dimensions, resolved.partitionColumns(), partitions, false,
+        KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue());
   }
 
   /** The Flink type (as its summary string, nullable) this source reads a column as (of a cube or dataset). */
@@ -165,9 +184,11 @@ record CubeTable(
   }
 
   @Override
-  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where) {
+  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
+    // A limit does not cut a cube query's groups (Flink applies it to the rows); continuous scans poll.
     CubeQuery query = CubeQuery.builder().columns(columns).dimensionColumns(dimensionColumns).datasets(datasets)
         .where(where).build();
-    return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query).build();
+    return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query)
+        .continuous(continuous).discoveryInterval(discoveryInterval).build();
   }
 }

@@ -98,8 +98,8 @@ record DatasetTable(
   }
 
   @Override
-  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where) {
+  public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
     return KartothekDatasetSource.builder(storeUrl, dataset).storeOptions(storeOptions).version(version)
-        .query(DatasetQuery.builder().columns(columns).where(where).build()).build();
+        .query(DatasetQuery.builder().columns(columns).where(where).build()).limit(limit).build();
   }
 }

@@ -32,8 +32,16 @@ interface KartothekTable {
   /**
    * The source of the rows of {@code columns} (in this order; never empty) that pass {@code where},
    * as {@link Row}s of typed values in that column order.
+   *
+   * @param limit at most this many rows are needed ({@code LIMIT} pushed down; -1 for all): the source
+   *     may read fewer files when it can tell without reading them
    */
-  Source<Row, ?, ?> source(List<String> columns, List<Condition> where);
+  Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit);
+
+  /** Whether the scan ends (false for a continuous cube table). */
+  default boolean bounded() {
+    return true;
+  }
 
   /** The declared columns by name. */
   default Map<String, Field> columnsByName() {

@@ -24,6 +24,7 @@ import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsPartitionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.data.RowData;
@@ -48,16 +49,19 @@ import org.apache.flink.types.Row;
  *       prunes the seed's (or the dataset's) partitions itself; the kept ones become {@code in} conditions on the
  *       partition columns, and where those admit more partitions (several partition columns) the
  *       rows of the others are dropped after reading.
+ *   <li>Limit: a dataset table plans only the files that hold enough rows by the log's counts, when
+ *       every condition is on partition columns (Flink still cuts the rows to the limit).
  * </ul>
  */
-final class KartothekTableSource
-    implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown, SupportsPartitionPushDown {
+final class KartothekTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
+    SupportsPartitionPushDown, SupportsLimitPushDown {
   private final KartothekTable table;
   private final DataType physicalType;
   private int[] projection;
   private DataType producedType;
   private List<Condition> conditions = new ArrayList<>();
   private Set<List<Object>> partitions;
+  private long limit = -1;
 
   KartothekTableSource(KartothekTable table, DataType physicalType) {
     this.table = table;
@@ -72,6 +76,16 @@ final class KartothekTableSource
     this.producedType = other.producedType;
     this.conditions = new ArrayList<>(other.conditions);
     this.partitions = other.partitions == null ? null : new HashSet<>(other.partitions);
+    this.limit = other.limit;
+  }
+
+  /**
+   * {@code LIMIT n}: Flink still cuts the rows to n; a dataset table's scan plans only as many files
+   * as hold n rows by the log's counts, where no row-level condition can drop rows.
+   */
+  @Override
+  public void applyLimit(long limit) {
+    this.limit = limit;
   }
 
   @Override
@@ -167,7 +181,7 @@ final class KartothekTableSource
     boolean filterPartitions = false;
     if (partitions != null) {
       if (partitions.isEmpty()) {
-        return provider((env, uid) -> env.fromData(List.<RowData>of(), typeInfo));
+        return provider(true, (env, uid) -> env.fromData(List.<RowData>of(), typeInfo));
       }
       List<Field> partitionColumns = table.partitionColumns();
       List<Set<Object>> admitted = new ArrayList<>();
@@ -201,7 +215,7 @@ final class KartothekTableSource
           .getName());
     }
     List<String> names = new ArrayList<>(queryColumns);
-    Source<Row, ?, ?> source = table.source(names, where);
+    Source<Row, ?, ?> source = table.source(names, where, filterPartitions ? -1 : limit);
 
     int[] positions = output.stream().mapToInt(column -> names.indexOf(column.getName())).toArray();
     boolean[] unsigned = new boolean[output.size()];
@@ -213,7 +227,8 @@ final class KartothekTableSource
     RowDataConversion conversion = new RowDataConversion(positions, types, unsigned, partitionPositions,
         filterPartitions ? new HashSet<>(partitions) : null);
     String name = table.describe();
-    return provider((env, uid) -> {
+    boolean bounded = table.bounded();
+    return provider(bounded, (env, uid) -> {
       SingleOutputStreamOperator<Row> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), name);
       uid.ifPresent(rows::uid);
       return rows.flatMap(conversion, typeInfo).name(name + " to RowData");
@@ -225,7 +240,7 @@ final class KartothekTableSource
     DataStream<RowData> create(StreamExecutionEnvironment env, Optional<String> uid);
   }
 
-  private static DataStreamScanProvider provider(StreamFactory factory) {
+  private static DataStreamScanProvider provider(boolean bounded, StreamFactory factory) {
     return new DataStreamScanProvider() {
       @Override
       public DataStream<RowData> produceDataStream(ProviderContext context, StreamExecutionEnvironment env) {
@@ -234,7 +249,7 @@ final class KartothekTableSource
 
       @Override
       public boolean isBounded() {
-        return true;
+        return bounded;
       }
     };
   }

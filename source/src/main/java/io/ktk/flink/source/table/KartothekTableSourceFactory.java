@@ -2,16 +2,21 @@ package io.ktk.flink.source.table;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.store.ConnectorOptionKeys;
+import io.ktk.flink.state.config.OptionKeys;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
+import io.ktk.flink.source.table.KartothekTableSourceOptions.ScanMode;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
@@ -37,6 +42,7 @@ import org.apache.flink.table.types.logical.RowType;
  * checks the declared columns against it ({@link CubeTable}, {@link DatasetTable}); the scan reads
  * those versions.
  */
+@Internal
 public final class KartothekTableSourceFactory implements DynamicTableSourceFactory {
   public static final String IDENTIFIER = "kartothek";
 
@@ -59,12 +65,16 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
 
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
+    // The sink's keys are accepted too: one CREATE TABLE serves INSERT and SELECT.
+    ConnectorOptionKeys.check("create the source of table " + context.getObjectIdentifier().asSummaryString(),
+        context.getCatalogTable().getOptions(), context.getClassLoader(), IDENTIFIER,
+        KartothekTableSourceOptions.STORE.key());
     FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-    helper.validateExcept(KartothekTableSourceOptions.STORE_OPTION_PREFIX);
+    FactoryUtil.validateFactoryOptions(this, helper.getOptions());
     String storeUrl = helper.getOptions().get(KartothekTableSourceOptions.STORE);
     String cube = helper.getOptions().get(KartothekTableSourceOptions.CUBE);
     String dataset = helper.getOptions().get(KartothekTableSourceOptions.DATASET);
-    List<String> datasets = helper.getOptions().get(KartothekTableSourceOptions.DATASETS);
+    List<String> datasets = OptionKeys.names(helper.getOptions().get(KartothekTableSourceOptions.DATASETS));
     String name = context.getObjectIdentifier().asSummaryString();
     if ((cube == null) == (dataset == null)) {
       throw new KtkValidationException("Cannot create the source of table " + name + ": give exactly one of the options"
@@ -84,12 +94,38 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
     RowType declared = (RowType) physical.getLogicalType();
     List<String> partitionKeys = context.getCatalogTable().getPartitionKeys();
     String what = cube != null ? "cube '" + cube + "'" : "dataset '" + dataset + "'";
+    ScanMode mode = helper.getOptions().get(KartothekTableSourceOptions.SCAN_MODE);
+    Long version = helper.getOptions().get(KartothekTableSourceOptions.SCAN_VERSION);
+    String asOfText = helper.getOptions().get(KartothekTableSourceOptions.SCAN_AS_OF_TIMESTAMP);
+    if (version != null && asOfText != null) {
+      throw new KtkValidationException("Cannot create the source of table " + name + ": give at most one of the options"
+          + " 'scan.version' and 'scan.as-of-timestamp'");
+    }
+    if (cube != null && (version != null || asOfText != null)) {
+      throw new KtkValidationException("Cannot create the source of table " + name + ": time travel ('"
+          + (version != null ? "scan.version" : "scan.as-of-timestamp") + "') is offered for dataset tables; the"
+          + " datasets of cube '" + cube + "' each have versions of their own");
+    }
+    if (dataset != null && mode == ScanMode.CONTINUOUS) {
+      throw new KtkValidationException("Cannot create the source of table " + name + ": 'scan.mode' = 'CONTINUOUS' is"
+          + " offered for cube tables; a table of dataset '" + dataset + "' is read BOUNDED");
+    }
+    if ((version != null || asOfText != null) && mode == ScanMode.CONTINUOUS) {
+      throw new KtkValidationException("Cannot create the source of table " + name + ": time travel and 'scan.mode' ="
+          + " 'CONTINUOUS' exclude each other");
+    }
+    Instant asOf = asOfText == null ? null : KartothekTableSourceOptions.parseInstant(asOfText);
     try (ObjectStore store = ObjectStores.open(storeUrl, storeOptions)) {
-      KartothekTable table = cube != null
-          ? CubeTable.check(name, storeUrl, storeOptions, CubeSnapshot.latest(store, cube), datasets, declared,
-              partitionKeys)
-          : DatasetTable.check(name, storeUrl, storeOptions, DatasetSnapshot.latest(store, dataset), declared,
-              partitionKeys);
+      KartothekTable table;
+      if (cube != null) {
+        table = CubeTable.check(name, storeUrl, storeOptions, CubeSnapshot.latest(store, cube), datasets, declared,
+            partitionKeys).scanning(mode == ScanMode.CONTINUOUS,
+                helper.getOptions().get(KartothekTableSourceOptions.SCAN_DISCOVERY_INTERVAL));
+      } else {
+        DatasetSnapshot snapshot = version != null ? DatasetSnapshot.at(store, dataset, version)
+            : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOf) : DatasetSnapshot.latest(store, dataset);
+        table = DatasetTable.check(name, storeUrl, storeOptions, snapshot, declared, partitionKeys);
+      }
       return new KartothekTableSource(table, physical);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the source of table " + name + ": cannot read " + what + " in "

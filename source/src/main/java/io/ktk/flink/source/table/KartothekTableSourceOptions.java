@@ -2,7 +2,14 @@ package io.ktk.flink.source.table;
 
 import static org.apache.flink.configuration.ConfigOptions.key;
 
+import io.ktk.flink.source.KartothekSourceOptions;
+import io.ktk.flink.state.KtkValidationException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 
 /**
@@ -11,9 +18,11 @@ import org.apache.flink.configuration.ConfigOption;
  * io.ktk.flink.state.store.StoreOptions}) are given with the prefix {@value #STORE_OPTION_PREFIX},
  * as for the sink.
  *
- * <p>The scan is bounded: it reads the versions that are the latest when the query is planned. A
- * continuous mode would be a further option ({@code scan.mode}) next to these.
+ * <p>By default the scan is bounded: it reads the versions that are the latest when the query is
+ * planned. {@code scan.mode} makes a cube table continuous; {@code scan.version} and {@code
+ * scan.as-of-timestamp} read an earlier version of a dataset table.
  */
+@PublicEvolving
 public final class KartothekTableSourceOptions {
   /** Prefix of the object store's own options. */
   public static final String STORE_OPTION_PREFIX = "store.";
@@ -47,10 +56,67 @@ public final class KartothekTableSourceOptions {
           .withDescription("Ids of the cube's datasets the table uses (the seed always); default: all. The table's "
               + "columns come from these datasets. Only with 'cube'.");
 
+  /** How a table is read: once, or on and on. */
+  @PublicEvolving
+  public enum ScanMode {
+    /** The versions that are the latest when the query is planned (or those of the time-travel options). */
+    BOUNDED,
+    /** Cube tables: the pinned versions, then what later commits add to the seed, until the job is stopped. */
+    CONTINUOUS
+  }
+
+  public static final ConfigOption<ScanMode> SCAN_MODE =
+      key("scan.mode")
+          .enumType(ScanMode.class)
+          .defaultValue(ScanMode.BOUNDED)
+          .withDescription("BOUNDED reads the versions pinned when the query is planned and ends; CONTINUOUS "
+              + "(cube tables) keeps running and serves what later commits add to the seed (append-only, as "
+              + "KartothekSource's continuous mode).");
+
+  public static final ConfigOption<Duration> SCAN_DISCOVERY_INTERVAL =
+      key("scan.discovery-interval")
+          .durationType()
+          .defaultValue(KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue())
+          .withDescription("With scan.mode CONTINUOUS: how often the source looks for later versions.");
+
+  public static final ConfigOption<Long> SCAN_VERSION =
+      key("scan.version")
+          .longType()
+          .noDefaultValue()
+          .withDescription("Dataset tables: read this version of the dataset's commit log instead of the latest "
+              + "(time travel). Not with scan.as-of-timestamp.");
+
+  public static final ConfigOption<String> SCAN_AS_OF_TIMESTAMP =
+      key("scan.as-of-timestamp")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Dataset tables: read the version that was the latest at this time, an ISO-8601 "
+              + "instant such as 2024-05-01T10:00:00Z or epoch milliseconds (time travel; FOR SYSTEM_TIME AS OF "
+              + "in a Kartothek catalog sets it). Not with scan.version.");
+
   private KartothekTableSourceOptions() {}
 
   /** Every option, for the factory. */
   public static List<ConfigOption<?>> all() {
-    return List.of(STORE, CUBE, DATASET, DATASETS);
+    return List.of(STORE, CUBE, DATASET, DATASETS, SCAN_MODE, SCAN_DISCOVERY_INTERVAL, SCAN_VERSION,
+        SCAN_AS_OF_TIMESTAMP);
+  }
+
+  /**
+   * The instant of {@link #SCAN_AS_OF_TIMESTAMP}: ISO-8601 with an offset or zone, or epoch milliseconds.
+   *
+   * @throws KtkValidationException naming the value and the forms accepted
+   */
+  public static Instant parseInstant(String text) {
+    String trimmed = text.trim();
+    try {
+      if (trimmed.matches("-?\\d+")) {
+        return Instant.ofEpochMilli(Long.parseLong(trimmed));
+      }
+      return OffsetDateTime.parse(trimmed).toInstant();
+    } catch (DateTimeParseException | NumberFormatException e) {
+      throw new KtkValidationException("Cannot read the time '" + text + "' of option '" + SCAN_AS_OF_TIMESTAMP.key()
+          + "': use an ISO-8601 instant with its offset, e.g. 2024-05-01T10:00:00Z, or epoch milliseconds");
+    }
   }
 }

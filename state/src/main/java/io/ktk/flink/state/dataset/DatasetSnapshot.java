@@ -87,6 +87,45 @@ public final class DatasetSnapshot {
     return new DatasetSnapshot(store, state);
   }
 
+  /**
+   * The version of dataset {@code uuid} that was the latest at {@code time}: the highest one
+   * committed at or before it. Versions are committed in time order (each entry's time is taken
+   * when it is written, after the one before it), so a binary search over the log finds it in
+   * O(log versions) state reads.
+   *
+   * @throws NoSuchDatasetException when the dataset has no log, or no version is that old
+   */
+  public static DatasetSnapshot asOf(ObjectStore store, String uuid, Instant time) throws IOException {
+    LogReader reader = new LogReader(store, uuid);
+    DatasetState latest = reader.latest();
+    if (!latest.exists()) {
+      throw new NoSuchDatasetException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
+          + ": it has no commit log (a plateau dataset has no history to travel in)");
+    }
+    if (!latest.lastModified().isAfter(time)) {
+      return new DatasetSnapshot(store, latest);
+    }
+    DatasetState first = reader.at(0);
+    if (first.lastModified().isAfter(time)) {
+      throw new NoSuchDatasetException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
+          + ": its first version was committed later, at " + first.lastModified());
+    }
+    long low = 0; // committed at or before time
+    long high = latest.version(); // committed after time
+    DatasetState found = first;
+    while (high - low > 1) {
+      long middle = low + (high - low) / 2;
+      DatasetState state = reader.at(middle);
+      if (state.lastModified().isAfter(time)) {
+        high = middle;
+      } else {
+        low = middle;
+        found = state;
+      }
+    }
+    return new DatasetSnapshot(store, found);
+  }
+
   public ObjectStore store() {
     return store;
   }

@@ -13,14 +13,14 @@ import org.apache.parquet.column.values.bitpacking.Packer;
  * group) or repeated (0: {@code header >>> 1} copies of one value in {@code ceil(bitWidth / 8)}
  * little-endian bytes).
  */
-final class HybridDecoder {
+public final class HybridDecoder {
   private HybridDecoder() {}
 
   /**
    * Decodes {@code count} values of {@code bitWidth} bits from {@code bytes[from, to)} into
    * {@code out[0, count)}; {@code out} must hold {@code count} rounded up to a multiple of 8.
    */
-  static void decode(byte[] bytes, int from, int to, int bitWidth, int count, int[] out) {
+  public static void decode(byte[] bytes, int from, int to, int bitWidth, int count, int[] out) {
     if (bitWidth == 0) {
       Arrays.fill(out, 0, count, 0);
       return;

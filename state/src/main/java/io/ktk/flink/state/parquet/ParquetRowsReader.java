@@ -299,6 +299,27 @@ public final class ParquetRowsReader implements AutoCloseable {
     return Arrays.asList(vectors);
   }
 
+  /**
+   * The pages of {@code columns} (top-level columns, all their leaves) in row group {@code index},
+   * decompressed but not decoded, for callers that decode values themselves (compaction copies
+   * them into another file): {@link PageReadStore#getPageReader} takes a descriptor of {@link
+   * #parquetSchema()}, and each page reader can be consumed once. Throws as {@link #rows} does, with
+   * {@link IOException} for store failures.
+   */
+  public PageReadStore rowGroupPages(int index, List<String> columns) throws IOException {
+    Projection projection = project(columns);
+    try {
+      return ParquetChunks.readRowGroup(name, in, index, footer.getBlocks().get(index), projection.requested, codecs,
+          verifyChecksums);
+    } catch (EOFException e) {
+      throw corrupt(name, e);
+    } catch (FileNotFoundException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw corrupt(name, e);
+    }
+  }
+
   private void readFlat(int index, MessageType requested, int count, List<String> columns, TypedVector[] vectors)
       throws IOException {
     VectorConverters.Filler[] fillers = new VectorConverters.Filler[requested.getFieldCount()];

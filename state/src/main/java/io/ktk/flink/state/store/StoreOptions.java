@@ -1,12 +1,13 @@
 package io.ktk.flink.state.store;
 
+import io.ktk.flink.state.config.OptionKeys;
+import io.ktk.flink.state.config.UnknownOptionException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -74,13 +75,10 @@ public final class StoreOptions {
   }
 
   static void checkKeys(String url, Map<String, String> options, Set<String> allowed) {
-    Set<String> unknown = new TreeSet<>(options.keySet());
-    unknown.removeAll(allowed);
-    if (!unknown.isEmpty()) {
-      String known =
-          allowed.isEmpty() ? "this kind of store takes none" : "known options are " + new TreeSet<>(allowed);
-      throw new InvalidStoreUrlException(
-          "Cannot open store '" + url + "': unknown option(s) " + unknown + "; " + known);
+    try {
+      OptionKeys.check("open store '" + url + "'", options.keySet(), allowed);
+    } catch (UnknownOptionException e) {
+      throw new InvalidStoreUrlException(e.getMessage(), e);
     }
   }
 

@@ -74,7 +74,7 @@ class LocalObjectStoreTest {
         .hasMessageContaining("no scheme");
     assertThatThrownBy(() -> ObjectStores.open(dir.toUri().toString(), Map.of("region", "x")))
         .isInstanceOf(InvalidStoreUrlException.class)
-        .hasMessageContaining("unknown option(s) [region]");
+        .hasMessageContaining("unknown option 'region'; it takes no options");
     try (ObjectStore store = ObjectStores.open(dir.toUri().toString())) {
       assertThatThrownBy(() -> store.put("../escape", new byte[0]))
           .isInstanceOf(IllegalArgumentException.class)

@@ -81,8 +81,11 @@ class S3ObjectStoreOptionsTest {
 
   @Test
   void badOptionsAreRefusedWithWhatIsAllowed() {
-    assertRefused("s3://bucket/x", Map.of("regoin", "eu-west-1"), "unknown option(s) [regoin]",
-        "known options are [access-key-id, anonymous, endpoint");
+    assertRefused("s3://bucket/x", Map.of("regoin", "eu-west-1"),
+        "unknown option 'regoin' (did you mean 'region'?)", "accepted options are [access-key-id, anonymous, endpoint");
+    assertRefused("s3://bucket/x", Map.of("secret-acess-key", "s", "access-key-id", "a"),
+        "unknown option 'secret-acess-key' (did you mean 'secret-access-key'?)", "");
+    assertRefused("s3://bucket/x", Map.of("proxy", "http://p"), "unknown option 'proxy'; accepted options", "");
     assertRefused("s3://bucket/x", Map.of("multipart-threshold", "16MB"), "option multipart-threshold is '16MB'",
         "use a whole number from 0 to 1073741824");
     assertRefused("s3://bucket/x", Map.of("part-size", "1048576"), "option part-size is '1048576'",
@@ -150,6 +153,13 @@ class S3ObjectStoreOptionsTest {
   }
 
   private static void assertRefused(String url, Map<String, String> options, String problem, String allowed) {
+    // check() refuses what open() refuses, before anything is opened
+    assertThatThrownBy(() -> ObjectStores.check(url, options))
+        .as("check " + url + " " + options)
+        .isInstanceOf(InvalidStoreUrlException.class)
+        .hasMessageStartingWith("Cannot open store '" + url + "'")
+        .hasMessageContaining(problem)
+        .hasMessageContaining(allowed);
     assertThatThrownBy(() -> ObjectStores.open(url, options))
         .as(url + " " + options)
         .isInstanceOf(InvalidStoreUrlException.class)

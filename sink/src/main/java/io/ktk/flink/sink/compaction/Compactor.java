@@ -1,0 +1,351 @@
+package io.ktk.flink.sink.compaction;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.sink.compaction.CompactionResult.Outcome;
+import io.ktk.flink.sink.compaction.CompactionResult.PartitionResult;
+import io.ktk.flink.sink.compaction.OutputFileWriter.WrittenFile;
+import io.ktk.flink.state.commit.CommitLog;
+import io.ktk.flink.state.commit.CommitLogOptions;
+import io.ktk.flink.state.commit.DatasetChange;
+import io.ktk.flink.state.commit.CommitStateUnknownException;
+import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.RewriteConflictException;
+import io.ktk.flink.state.dataset.NoSuchDatasetException;
+import io.ktk.flink.state.metadata.IndexValue;
+import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compacts one dataset: rewrites runs of small files of a physical partition into files of about
+ * the target size holding the same rows, and commits each batch of rewrites as one {@link
+ * io.ktk.flink.state.commit.Operation#REWRITE} version, which removes the files read and adds the
+ * files written, each with the sequence of the newest rows it holds.
+ *
+ * <pre>{@code
+ * Compactor compactor = Compactor.of(store, "events", CompactionSettings.defaults());
+ * CompactionPlan plan = compactor.plan();          // what would be rewritten (a dry run stops here)
+ * CompactionResult result = compactor.compact(plan);
+ * }</pre>
+ *
+ * <p>What readers see: the same rows before and after, in the same order within a partition; for a
+ * cube dataset, rows a later row of the same cell supersedes are dropped (readers drop them anyway).
+ * {@link CompactionPlanner} explains which files may be rewritten together so that the newest row
+ * of a cell stays the newest; {@link OutputFileWriter} how a file is written.
+ *
+ * <p>Concurrency: appends commute with a rewrite. A rewrite loses ({@link Outcome#CONFLICT}) when a
+ * file it removes is gone (another compaction or a partition replace was first) or the dataset was
+ * indexed on a new column meanwhile; then nothing is committed and its files are deleted. Any other
+ * failure also commits nothing and deletes the files written; only when the outcome of the commit
+ * itself is unknown ({@link Outcome#UNKNOWN}) are they kept. A failure never leaves a partial version:
+ * a version holds all rewrites of its batch or does not exist.
+ *
+ * <p>Not thread-safe (it holds a {@link CommitLog}); one instance per thread, any number of
+ * instances and processes may compact and append to the same dataset at once.
+ */
+public final class Compactor {
+  /** The writer id of compaction's log entries. */
+  public static final String WRITER_ID = "ktk-compaction";
+  private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
+
+  private final ObjectStore store;
+  private final String uuid;
+  private final CompactionSettings settings;
+  private final CommitLog log;
+  private final Clock clock;
+  private final CompactionPlanner planner;
+
+  private Compactor(ObjectStore store, String uuid, CompactionSettings settings, CommitLog log, Clock clock) {
+    this.store = store;
+    this.uuid = uuid;
+    this.settings = settings;
+    this.log = log;
+    this.clock = clock;
+    this.planner = new CompactionPlanner(store, settings);
+  }
+
+  /**
+   * Opens the commit log of dataset {@code uuid} for compaction.
+   *
+   * @throws NoSuchDatasetException when the dataset has neither a log nor plateau metadata
+   */
+  public static Compactor of(ObjectStore store, String uuid, CompactionSettings settings) throws IOException {
+    return of(store, uuid, settings, Clock.systemUTC());
+  }
+
+  /** As {@link #of(ObjectStore, String, CompactionSettings)}, judging idle partitions by {@code clock}. */
+  public static Compactor of(ObjectStore store, String uuid, CompactionSettings settings, Clock clock)
+      throws IOException {
+    requireNonNull(store, "store is null");
+    requireNonNull(uuid, "uuid is null");
+    requireNonNull(settings, "settings is null");
+    requireNonNull(clock, "clock is null");
+    CommitLog log = CommitLog.open(store, uuid, CommitLogOptions.DEFAULTS);
+    if (!log.state().exists()) {
+      throw new NoSuchDatasetException("Cannot compact dataset '" + uuid + "' in " + store.url()
+          + ": it has neither a commit log nor plateau metadata");
+    }
+    return new Compactor(store, uuid, settings, log, clock);
+  }
+
+  /**
+   * A compactor that commits through {@code log} (whose state it moves forward), for a caller that
+   * keeps one log per dataset for several tasks (the sink's maintenance).
+   */
+  public static Compactor of(CommitLog log, CompactionSettings settings, Clock clock) {
+    requireNonNull(log, "log is null");
+    requireNonNull(settings, "settings is null");
+    requireNonNull(clock, "clock is null");
+    return new Compactor(log.store(), log.uuid(), settings, log, clock);
+  }
+
+  public String uuid() {
+    return uuid;
+  }
+
+  public CompactionSettings settings() {
+    return settings;
+  }
+
+  /** Plans the compaction of every partition against the latest version. */
+  public CompactionPlan plan() throws IOException {
+    return plan(partition -> true);
+  }
+
+  /**
+   * Plans the compaction of the physical partitions ({@code p=1/q=a}) {@code partitions} accepts,
+   * against the latest version.
+   */
+  public CompactionPlan plan(Predicate<String> partitions) throws IOException {
+    requireNonNull(partitions, "partitions is null");
+    log.refresh();
+    return planner.plan(log.state(), partitions, clock.instant());
+  }
+
+  /**
+   * Rewrites what {@code plan} lists and commits it, a version per batch of about {@link
+   * CompactionSettings#maxBytesPerCommit()} bytes read. Conflicts and failures are reported in the
+   * result (and logged), not thrown: each costs its batch, the other batches go on.
+   */
+  public CompactionResult compact(CompactionPlan plan) throws IOException {
+    requireNonNull(plan, "plan is null");
+    if (!plan.uuid().equals(uuid)) {
+      throw new IllegalArgumentException("Cannot compact dataset '" + uuid + "' with a plan for '" + plan.uuid() + "'");
+    }
+    List<PartitionResult> results = new ArrayList<>();
+    if (plan.isEmpty()) {
+      return new CompactionResult(uuid, results);
+    }
+    RewriteLayout layout = RewriteLayout.of(log.refresh());
+    OutputFileWriter writer = new OutputFileWriter(store, layout, settings.writeOptions());
+    ExecutorService threads = settings.parallelism() > 1 ? Executors.newFixedThreadPool(settings.parallelism(),
+        runnable -> {
+          Thread thread = new Thread(runnable, "ktk-compaction-" + uuid);
+          thread.setDaemon(true);
+          return thread;
+        }) : null;
+    try {
+      for (List<PartitionRewrite> batch : batches(plan.rewrites())) {
+        results.addAll(rewrite(batch, layout, writer, threads));
+      }
+    } finally {
+      if (threads != null) {
+        threads.shutdownNow();
+      }
+    }
+    return new CompactionResult(uuid, results);
+  }
+
+  /**
+   * Publishes the plateau view of the latest version (after compacting from outside the sink, so
+   * that plateau readers see the new files); returns the version it shows.
+   */
+  public long publish() throws IOException {
+    return log.publish();
+  }
+
+  /** Consecutive rewrites of about {@code maxBytesPerCommit} bytes read each. */
+  private List<List<PartitionRewrite>> batches(List<PartitionRewrite> rewrites) {
+    List<List<PartitionRewrite>> batches = new ArrayList<>();
+    List<PartitionRewrite> batch = new ArrayList<>();
+    long bytes = 0;
+    for (PartitionRewrite rewrite : rewrites) {
+      batch.add(rewrite);
+      bytes += rewrite.inputBytes();
+      if (bytes >= settings.maxBytesPerCommit()) {
+        batches.add(batch);
+        batch = new ArrayList<>();
+        bytes = 0;
+      }
+    }
+    if (!batch.isEmpty()) {
+      batches.add(batch);
+    }
+    return batches;
+  }
+
+  /** Writes the files of a batch and commits them as one version. */
+  private List<PartitionResult> rewrite(List<PartitionRewrite> batch, RewriteLayout layout, OutputFileWriter writer,
+      ExecutorService threads) {
+    Map<PartitionRewrite, List<WrittenFile>> written = new LinkedHashMap<>();
+    List<Future<WrittenFile>> futures = new ArrayList<>();
+    List<PartitionRewrite> owners = new ArrayList<>();
+    for (PartitionRewrite rewrite : batch) {
+      written.put(rewrite, new ArrayList<>());
+      List<String> fileIds = fileIds(rewrite.outputs().size());
+      for (int o = 0; o < rewrite.outputs().size(); o++) {
+        PlannedOutput output = rewrite.outputs().get(o);
+        String fileId = fileIds.get(o);
+        owners.add(rewrite);
+        futures.add(submit(threads, () -> writer.write(output, fileId)));
+      }
+    }
+    Exception failure = null;
+    for (int i = 0; i < futures.size(); i++) {
+      try {
+        WrittenFile file = futures.get(i).get();
+        if (file != null) {
+          written.get(owners.get(i)).add(file);
+        }
+      } catch (ExecutionException e) {
+        failure = addFailure(failure, e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = addFailure(failure, e);
+      }
+    }
+    if (failure != null) {
+      LOG.warn("Compaction of dataset '{}' in {}: could not rewrite partitions {}; nothing committed", uuid,
+          store.url(), batch.stream().map(PartitionRewrite::partition).toList(), failure);
+      deleteAll(written);
+      return outcomes(batch, written, Outcome.FAILED, -1, message(failure));
+    }
+    try {
+      long version = log.commit(request(batch, written, layout).withWriterId(WRITER_ID)).version();
+      LOG.info("Compaction of dataset '{}' in {}: version {} rewrote {} files ({} bytes) of {} partitions into {}",
+          uuid, store.url(), version, batch.stream().mapToInt(PartitionRewrite::inputFiles).sum(),
+          batch.stream().mapToLong(PartitionRewrite::inputBytes).sum(), batch.size(),
+          written.values().stream().mapToInt(List::size).sum());
+      return outcomes(batch, written, Outcome.COMMITTED, version, null);
+    } catch (RewriteConflictException e) {
+      LOG.info("Compaction of dataset '{}' in {} lost to a concurrent change: {}", uuid, store.url(), e.getMessage());
+      deleteAll(written);
+      return outcomes(batch, written, Outcome.CONFLICT, -1, e.getMessage());
+    } catch (CommitStateUnknownException e) {
+      LOG.warn("Compaction of dataset '{}' in {}: the commit's outcome is unknown; its files are kept", uuid,
+          store.url(), e);
+      return outcomes(batch, written, Outcome.UNKNOWN, -1, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Compaction of dataset '{}' in {}: the commit failed; nothing committed", uuid, store.url(), e);
+      deleteAll(written);
+      return outcomes(batch, written, Outcome.FAILED, -1, message(e));
+    }
+  }
+
+  private static Exception addFailure(Exception failure, Throwable cause) {
+    Exception exception = cause instanceof Exception e ? e : new RuntimeException(cause);
+    if (failure == null) {
+      return exception;
+    }
+    failure.addSuppressed(exception);
+    return failure;
+  }
+
+  private static String message(Exception e) {
+    Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+    return cause.getMessage() != null ? cause.getMessage() : cause.toString();
+  }
+
+  private static Future<WrittenFile> submit(ExecutorService threads, Callable<WrittenFile> task) {
+    if (threads != null) {
+      return threads.submit(task);
+    }
+    FutureTask<WrittenFile> future = new FutureTask<>(task);
+    future.run();
+    return future;
+  }
+
+  /** {@code count} new file ids in ascending order: outputs of one run keep their order by label too. */
+  private static List<String> fileIds(int count) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ids.add(PartitionLabel.newFileId());
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  private DatasetChange request(List<PartitionRewrite> batch, Map<PartitionRewrite, List<WrittenFile>> written,
+      RewriteLayout layout) {
+    List<String> removed = new ArrayList<>();
+    List<DataFile> added = new ArrayList<>();
+    Map<String, Long> sequences = new HashMap<>();
+    Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
+    for (String column : layout.indexColumns()) {
+      index.put(column, new HashMap<>());
+    }
+    for (PartitionRewrite rewrite : batch) {
+      rewrite.inputs().forEach(input -> removed.add(input.label()));
+      for (WrittenFile file : written.get(rewrite)) {
+        added.add(file.file());
+        sequences.put(file.file().label(), file.sequence());
+        file.index().forEach((column, values) -> {
+          Map<IndexValue, List<String>> labels = index.get(column);
+          for (Object value : values) {
+            labels.computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>()).add(file.file().label());
+          }
+        });
+      }
+    }
+    return DatasetChange.rewrite(layout.logicalSchema(), removed, added, sequences, index);
+  }
+
+  private void deleteAll(Map<PartitionRewrite, List<WrittenFile>> written) {
+    for (List<WrittenFile> files : written.values()) {
+      for (WrittenFile file : files) {
+        String key = file.file().key(uuid);
+        try {
+          store.delete(key);
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Cannot delete {} of a failed compaction of dataset '{}'; garbage collection will", key, uuid, e);
+        }
+      }
+    }
+  }
+
+  private static List<PartitionResult> outcomes(List<PartitionRewrite> batch,
+      Map<PartitionRewrite, List<WrittenFile>> written, Outcome outcome, long version, String message) {
+    List<PartitionResult> results = new ArrayList<>();
+    for (PartitionRewrite rewrite : batch) {
+      List<WrittenFile> files = written.get(rewrite);
+      long rowsIn = files.stream().mapToLong(WrittenFile::rowsIn).sum();
+      results.add(new PartitionResult(rewrite.partition(), outcome, version, rewrite.filesBefore(),
+          rewrite.bytesBefore(), rewrite.inputFiles(), rewrite.inputBytes(), rowsIn, files.size(),
+          files.stream().mapToLong(f -> f.file().bytes()).sum(), files.stream().mapToLong(f -> f.file().rows()).sum(),
+          message));
+    }
+    return results;
+  }
+
+  @Override
+  public String toString() {
+    return "Compactor{" + uuid + " in " + store.url() + "}";
+  }
+}
