@@ -138,7 +138,7 @@ public final class CubeReader {
       }
     }
     GroupedPartitions grouped = GroupedPartitions.groupColumns(plan.query()).isEmpty() ? null
-        : GroupedPartitions.of(store, plan, Runtime.getRuntime().maxMemory() / 3);
+        : GroupedPartitions.of(store, plan.query(), groups, Runtime.getRuntime().maxMemory() / 3);
     return threads == 1 ? new SerialBatches(tasks, grouped) : new ParallelBatches(tasks, grouped);
   }
 

@@ -3,7 +3,6 @@ package io.ktk.flink.source.engine;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.QueryGroup;
-import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
@@ -83,12 +82,15 @@ final class GroupedPartitions {
     return columns;
   }
 
-  /** The files of all groups of {@code plan} per physical partition, in write order, and how often each is used. */
-  static GroupedPartitions of(ObjectStore store, QueryPlan plan, long budget) {
+  /**
+   * The files of {@code groups} (those that will be read: all of a plan's, or some) per physical
+   * partition, in write order, and how often each is used.
+   */
+  static GroupedPartitions of(ObjectStore store, ResolvedQuery query, List<QueryGroup> groups, long budget) {
     Map<String, Map<String, Set<PlannedFile>>> files = new LinkedHashMap<>();
     Map<String, List<Object>> values = new HashMap<>();
     Map<String, Integer> uses = new HashMap<>();
-    for (QueryGroup group : plan.groups()) {
+    for (QueryGroup group : groups) {
       for (GroupPartition partition : group.partitions()) {
         values.put(partition.path(), partition.partitionValues());
         uses.merge(partition.path(), 1, Integer::sum);
@@ -103,7 +105,7 @@ final class GroupedPartitions {
           .sorted(Comparator.comparingLong(PlannedFile::addedIn).thenComparing(PlannedFile::label)).toList()));
       partitions.put(path, new GroupPartition(path, values.get(path), ordered));
     });
-    return new GroupedPartitions(store, groupColumns(plan.query()), partitions, uses, budget);
+    return new GroupedPartitions(store, groupColumns(query), partitions, uses, budget);
   }
 
   /** The rows of {@code group}'s partition {@code partition}, as {@link PartitionJoin#batch} gives them. */
