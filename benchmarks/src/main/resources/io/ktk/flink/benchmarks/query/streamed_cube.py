@@ -1,0 +1,108 @@
+"""Cube queries on a cube the sink streamed (many small files, composite dimension keys): `ktk query`
+against DuckDB doing the same joins and order, each as its own process from start to CSV output,
+alternating, median of the repetitions. Prints one line per query class with both times and the ratio.
+
+Usage: streamed_cube.py --ktk ./ktk --store file:///dir --cube demo [--repetitions 3] [--out DIR]
+The cube is the demo's (seed readings, enrichments calibration and alerts; dimensions sensor, ts;
+partitioned by day); DuckDB reads the files that the published plateau view lists.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+
+QUERIES = [
+    # name, ktk query arguments, DuckDB WHERE clause (over r = readings, c = calibration, a = alerts), order
+    ("all rows, two left joins", [], "TRUE", "r.day, r.sensor, r.ts"),
+    ("restricted enrichment (level == 'high')", ["--where", "level == 'high'"], "a.level = 'high'",
+     "r.day, r.sensor, r.ts"),
+    ("indexed dimension (sensor == 'sensor-7')", ["--where", "sensor == 'sensor-7'"], "r.sensor = 'sensor-7'",
+     "r.day, r.sensor, r.ts"),
+    ("payload condition (reading > 29.5)", ["--where", "reading > 29.5"], "r.reading > 29.5",
+     "r.day, r.sensor, r.ts"),
+    ("--partition-by sensor", ["--partition-by", "sensor"], "TRUE", "r.sensor, r.day, r.ts"),
+]
+
+DUCKDB_SCRIPT = r"""
+import sys, json, duckdb
+with open(sys.argv[1]) as f:
+    files, where, order, out = json.load(f)
+con = duckdb.connect()
+con.execute('SET enable_progress_bar = false')
+def table(name):
+    paths = files[name]
+    return "read_parquet(" + json.dumps(paths).replace('"', "'") + ", hive_partitioning = true)"
+con.execute(f'''COPY (
+  SELECT r.day, r.sensor, r.ts, r.event_id, a.level, c.location, c."offset", r.reading
+  FROM {table("readings")} r
+  LEFT JOIN {table("calibration")} c ON r.day = c.day AND r.sensor = c.sensor
+  LEFT JOIN {table("alerts")} a ON r.day = a.day AND r.sensor = a.sensor AND r.ts = a.ts
+  WHERE {where}
+  ORDER BY {order}
+) TO '{out}' (FORMAT csv, HEADER true)''')
+"""
+
+
+def view_files(directory, cube, dataset):
+    """The files the published plateau view of cube++dataset lists (absolute paths)."""
+    uuid = f"{cube}++{dataset}"
+    with open(os.path.join(directory, f"{uuid}.by-dataset-metadata.json")) as f:
+        metadata = json.load(f)
+    paths = []
+    for partition in metadata["partitions"].values():
+        for key in partition["files"].values():
+            paths.append(os.path.join(directory, key))
+    return paths
+
+
+def timed(command, out):
+    start = time.perf_counter()
+    with open(out, "w") as sink:
+        subprocess.run(command, stdout=sink, check=True)
+    return time.perf_counter() - start
+
+
+def lines(path):
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ktk", required=True)
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--cube", default="demo")
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--out", default="target/bench-streamed-query")
+    args = parser.parse_args()
+    directory = urllib.parse.urlparse(args.store).path
+    os.makedirs(args.out, exist_ok=True)
+    files = {d: view_files(directory, args.cube, d) for d in ("readings", "calibration", "alerts")}
+    print(f"cube {args.cube} in {args.store}: " + ", ".join(f"{d} {len(p)} files" for d, p in files.items()))
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    print(f"{'query':45} {'rows':>10} {'ktk query':>10} {'DuckDB':>8} {'ratio':>6}")
+    for name, ktk_args, where, order in QUERIES:
+        ktk_out = os.path.join(args.out, "ktk.csv")
+        duck_out = os.path.join(args.out, "duckdb.csv")
+        ktk_times, duck_times = [], []
+        duck_args = os.path.join(args.out, "duckdb-query.json")
+        with open(duck_args, "w") as f:
+            json.dump([files, where, order, os.path.abspath(duck_out)], f)
+        for _ in range(args.repetitions):
+            ktk_times.append(timed([args.ktk, "query", "--store", args.store, "--cube", args.cube] + ktk_args,
+                                   ktk_out))
+            duck_times.append(timed([sys.executable, "-c", DUCKDB_SCRIPT, duck_args], "/dev/null"))
+        rows_ktk, rows_duck = lines(ktk_out) - 1, lines(duck_out) - 1
+        if rows_ktk != rows_duck:
+            sys.exit(f"{name}: ktk query printed {rows_ktk} rows, DuckDB {rows_duck}")
+        k, d = statistics.median(ktk_times), statistics.median(duck_times)
+        print(f"{name:45} {rows_ktk:>10,} {k:>9.2f}s {d:>7.2f}s {k / d:>5.2f}x", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
