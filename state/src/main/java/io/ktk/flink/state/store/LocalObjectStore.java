@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -17,10 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -160,42 +157,11 @@ public final class LocalObjectStore implements ObjectStore {
     int slash = prefix.lastIndexOf('/');
     String directoryKey = slash < 0 ? "" : prefix.substring(0, slash);
     Path directory = directoryKey.isEmpty() ? root : resolve(directoryKey);
-    List<ObjectInfo> found = new ArrayList<>();
-    if (Files.isDirectory(directory)) {
-      collect(directory, directoryKey.isEmpty() ? "" : directoryKey + "/", prefix, found);
+    if (!Files.isDirectory(directory)) {
+      return Collections.emptyIterator();
     }
-    found.removeIf(info -> startAfter != null && ObjectKeys.compare(info.key(), startAfter) <= 0);
-    found.sort((a, b) -> ObjectKeys.compare(a.key(), b.key()));
-    return Collections.unmodifiableList(found).iterator();
-  }
-
-  private void collect(Path directory, String keyPrefix, String prefix, List<ObjectInfo> found)
-      throws IOException {
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (name.startsWith(TEMP_PREFIX)) {
-          continue;
-        }
-        String key = keyPrefix + name;
-        BasicFileAttributes attributes;
-        try {
-          attributes = Files.readAttributes(entry, BasicFileAttributes.class);
-        } catch (NoSuchFileException e) {
-          continue; // deleted while listing
-        }
-        if (attributes.isDirectory()) {
-          String childPrefix = key + "/";
-          if (childPrefix.startsWith(prefix) || prefix.startsWith(childPrefix)) {
-            collect(entry, childPrefix, prefix, found);
-          }
-        } else if (key.startsWith(prefix)) {
-          found.add(new ObjectInfo(key, attributes.size(), attributes.lastModifiedTime().toInstant()));
-        }
-      }
-    } catch (NoSuchFileException e) {
-      // the directory vanished while listing: nothing in it
-    }
+    return new LocalListing(directory, directoryKey.isEmpty() ? "" : directoryKey + "/", prefix, startAfter,
+        TEMP_PREFIX);
   }
 
   @Override

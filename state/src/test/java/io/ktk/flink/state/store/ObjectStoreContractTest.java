@@ -291,6 +291,11 @@ abstract class ObjectStoreContractTest {
     assertThat(list("log/", "log/0005")).as("startAfter need not exist").containsExactly("log/0010.json");
     assertThat(list("log/", "log/0010.json")).isEmpty();
     assertThat(list("", "logx")).containsExactly("logx/0001.json", "z");
+    assertThat(list("", "data/p=10/")).containsExactly("data/p=10/b.parquet", "data/p=2/c.parquet",
+        "log/0001.json", "log/0002.json", "log/0010.json", "logx/0001.json", "z");
+    assertThat(list("", "data/p=10/b.parquet")).startsWith("data/p=2/c.parquet", "log/0001.json");
+    assertThat(list("data/", "data/p=1")).containsExactly("data/p=1/a.parquet", "data/p=10/b.parquet",
+        "data/p=2/c.parquet");
     assertThat(list("nothing/", null)).isEmpty();
     assertThat(list("lo", null)).hasSize(4);
 
