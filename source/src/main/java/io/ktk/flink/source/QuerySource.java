@@ -9,6 +9,7 @@ import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.QueryTarget;
+import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.reader.CubeSourceReader;
 import io.ktk.flink.source.reader.RecordFormat;
 import io.ktk.flink.source.split.CubeSplit;
@@ -107,8 +108,15 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
   public SplitEnumerator<CubeSplit, CubeEnumeratorState> createEnumerator(SplitEnumeratorContext<CubeSplit> context)
       throws IOException {
     long seedVersion = setup.continuous() ? setup.versions().get(setup.seedDatasetId()) : -1;
-    return new CubeSplitEnumerator(context,
-        new CubeEnumeratorState(splits(context.currentParallelism()), seedVersion, 0), discovery());
+    List<CubeSplit> splits;
+    try {
+      splits = splits(context.currentParallelism());
+    } catch (IOException e) {
+      throw StoreRefusals.failFastIfRefused(e); // a refused store: no restarts (the readers do the same)
+    } catch (RuntimeException e) {
+      throw StoreRefusals.failFastIfRefused(e);
+    }
+    return new CubeSplitEnumerator(context, new CubeEnumeratorState(splits, seedVersion, 0), discovery());
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.ktk.flink.source.engine.RowGroupCounters;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
+import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -62,8 +63,19 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
     return counters;
   }
 
+  /** Store refusals fail the job without restarts ({@link StoreRefusals}). */
   @Override
   public RecordsWithSplitIds<T> fetch() throws IOException {
+    try {
+      return fetchNext();
+    } catch (IOException e) {
+      throw StoreRefusals.failFastIfRefused(e);
+    } catch (RuntimeException e) {
+      throw StoreRefusals.failFastIfRefused(e);
+    }
+  }
+
+  private RecordsWithSplitIds<T> fetchNext() throws IOException {
     if (current == null) {
       current = splits.poll();
       if (current == null) {
