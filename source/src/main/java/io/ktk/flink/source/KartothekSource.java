@@ -72,6 +72,7 @@ public final class KartothekSource extends QuerySource<Row> {
     private boolean continuous = KartothekSourceOptions.CONTINUOUS.defaultValue();
     private Duration discoveryInterval = KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue();
     private int maxPartitionsPerSplit = KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue();
+    private long limit = -1;
 
     private Builder(String storeUrl, String cube) {
       super(storeUrl, cube, "cube", CubeQuery.all());
@@ -97,6 +98,22 @@ public final class KartothekSource extends QuerySource<Row> {
      */
     public Builder asOf(Instant time) {
       this.asOf = requireNonNull(time, "time is null");
+      return this;
+    }
+
+    /**
+     * At most {@code rows} rows are needed (a pushed-down {@code LIMIT}; -1, the default, for all):
+     * each reader stops reading once it has emitted that many rows, and the splits it is given
+     * after that finish without a file read. With one reader the source emits exactly the query's
+     * first {@code rows} rows; with n readers at most n times as many, whichever each read first.
+     * Bounded sources only.
+     */
+    public Builder limit(long rows) {
+      if (rows < -1) {
+        throw new IllegalArgumentException("Cannot limit the source of cube '" + name + "' to " + rows
+            + " rows: give a count >= 0, or -1 for all");
+      }
+      this.limit = rows;
       return this;
     }
 
@@ -145,7 +162,7 @@ public final class KartothekSource extends QuerySource<Row> {
             : asOf != null ? CubeSnapshot.asOf(store, cube, asOf) : CubeSnapshot.latest(store, cube);
         RowTypeInfo type = RowTypes.of(snapshot.resolve(query).output());
         return new KartothekSource(new Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), continuous,
-            discoveryInterval, maxPartitionsPerSplit), type);
+            discoveryInterval, maxPartitionsPerSplit, continuous ? -1 : limit), type);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read cube '" + cube + "' in " + storeUrl + ": " + e.getMessage(), e);
       }
