@@ -11,6 +11,9 @@ import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -29,7 +32,8 @@ import picocli.CommandLine.ParameterException;
     name = "query",
     sortOptions = false,
     description = {
-      "Prints the result of a cube query over the latest version of a cube's datasets.",
+      "Prints the result of a cube query over the latest version of a cube's datasets (with --as-of: the "
+          + "versions of that time).",
       "Each row is a cell of the seed dataset that satisfies every condition, joined with the other datasets' "
           + "values for it (null where a dataset has none). Rows come group by group (by the --partition-by values, "
           + "else by partition values), within a group partition by partition (by partition values), within a "
@@ -103,6 +107,10 @@ final class QueryCommand extends StoreCommand {
       description = "Print at most N rows (the first ones, in the query's order); reading stops there.")
   Long limit;
 
+  @Option(names = "--as-of", paramLabel = "TIME", description = "Query the cube as it was at TIME, an ISO-8601 "
+      + "instant such as 2024-05-01T10:00:00Z (time travel): every dataset at the version that was the latest then.")
+  String asOf;
+
   @Option(names = "--format", paramLabel = "csv|jsonl|table", defaultValue = "csv",
       description = "Output format: csv (default), jsonl or table.")
   Format format;
@@ -113,9 +121,21 @@ final class QueryCommand extends StoreCommand {
       throw new ParameterException(spec.commandLine(), "Invalid value for option '--cube': '" + cube
           + "' is not a cube name (allowed: A-Z a-z 0-9 + - _, no '++', no leading or trailing '+')");
     }
+    if (asOf != null) {
+      asOfInstant();
+    }
     if (limit != null && limit < 0) {
       throw new ParameterException(spec.commandLine(), "Invalid value for option '--limit': " + limit
           + " is negative");
+    }
+  }
+
+  private Instant asOfInstant() {
+    try {
+      return OffsetDateTime.parse(asOf.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw new ParameterException(spec.commandLine(), "Invalid value for option '--as-of': '" + asOf
+          + "' is not an ISO-8601 instant with its offset, e.g. 2024-05-01T10:00:00Z");
     }
   }
 
@@ -141,7 +161,9 @@ final class QueryCommand extends StoreCommand {
       builder.kartothekSemantics();
     }
     CubeQuery query = builder.build();
-    QueryPlan plan = CubeSnapshot.latest(store, cube).plan(query);
+    CubeSnapshot snapshot = asOf != null ? CubeSnapshot.asOf(store, cube, asOfInstant())
+        : CubeSnapshot.latest(store, cube);
+    QueryPlan plan = snapshot.plan(query);
     // partitions are read ahead on all cores; the rows still come in the plan's order
     CubeReader reader = new CubeReader(store, plan, true, Runtime.getRuntime().availableProcessors());
     List<Field> output = reader.schema().getFields();

@@ -42,6 +42,7 @@ class OptionsDocTest {
       "discovery-interval", "`KartothekSource.Builder.discoveryInterval`",
       "split.max-partitions", "`KartothekSource.Builder.maxPartitionsPerSplit`",
       "scan.version", "`KartothekDatasetSource.Builder.version`",
+      "scan.as-of-timestamp", "`KartothekSource.Builder.asOf`",
       "store", "`store(url, options)`, `builder(url, ...)`");
 
   /** The command-line option that gives an option, where one does. */
@@ -51,7 +52,9 @@ class OptionsDocTest {
       "cube", "--cube",
       "partition-columns", "--partition-columns",
       "index-columns", "--index-on",
-      "dimension-columns", "--dimension-columns");
+      "dimension-columns", "--dimension-columns",
+      "scan.version", "--version",
+      "scan.as-of-timestamp", "--as-of");
 
   @Test
   void theOptionsTableMatchesTheCode() throws IOException {

@@ -4,6 +4,7 @@ import static io.ktk.flink.cli.KtkRun.ktk;
 import static io.ktk.flink.cli.TestDataset.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -11,6 +12,7 @@ import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -123,6 +125,36 @@ class QueryCommandTest {
             + "1,1,true,0.23,true\r\n"
             + "1,3,true,0.13,false\r\n"
             + "1,5,true,,true\r\n");
+  }
+
+  @Test
+  void asOfQueriesTheCubeAsItWasThen() throws IOException {
+    CubeSpec spec = new CubeSpec("ex1", List.of("P"), List.of("part"), "db_data", new TreeSet<>());
+    Instant lastCommit = Instant.EPOCH;
+    for (String id : List.of("db_data", "data_checks", "schedule", "predictions")) {
+      Instant committed = DatasetSnapshot.latest(store, spec.datasetUuid(id)).committedAt();
+      lastCommit = committed.isAfter(lastCommit) ? committed : lastCommit;
+    }
+    Instant then = lastCommit.plusMillis(1);
+    while (!Instant.now().isAfter(then)) {
+      Thread.onSpinWait(); // the commits below must come after 'then'
+    }
+    // later: a new seed cell P=7, and P=1's prediction overwritten
+    commit(store, spec, "db_data", new Schema(List.of(PART, P)), List.of("P"), List.of(row(1L, 7L)));
+    commit(store, spec, "predictions", new Schema(List.of(PART, P, PRED)), List.of(), List.of(row(1L, 1L, 0.99)));
+
+    KtkRun asOf = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED", "--as-of", then.toString());
+    KtkRun latest = ktk("query", "--store", url, "--cube", "ex1", "--columns", "P,PRED");
+
+    assertThat(asOf.exitCode()).as(asOf.toString()).isZero();
+    assertThat(asOf.out()).isEqualTo("P,PRED\r\n2,0.12\r\n6,0.01\r\n1,0.23\r\n3,0.13\r\n5,\r\n");
+    assertThat(latest.out()).isEqualTo("P,PRED\r\n2,0.12\r\n6,0.01\r\n1,0.99\r\n3,0.13\r\n5,\r\n7,\r\n");
+    KtkRun before = ktk("query", "--store", url, "--cube", "ex1", "--as-of", "2000-01-01T00:00:00Z");
+    assertThat(before.exitCode()).isEqualTo(Ktk.ERROR);
+    assertThat(before.err()).contains("cube 'ex1'", "as of 2000-01-01T00:00:00Z",
+        "none of its datasets had a version committed by then");
+    assertThat(ktk("query", "--store", url, "--cube", "ex1", "--as-of", "yesterday").err())
+        .contains("'yesterday' is not an ISO-8601 instant");
   }
 
   @Test

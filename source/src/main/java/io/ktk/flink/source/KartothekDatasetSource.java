@@ -121,7 +121,9 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
     /**
      * At most {@code rows} rows are needed (a pushed-down {@code LIMIT}; -1, the default, for all):
      * when every condition is on partition columns, only the first files (in output order) that
-     * hold that many rows by the log's counts are read. The source may still emit more rows.
+     * hold that many rows by the log's counts are planned; in any case each reader stops reading
+     * once it has emitted that many rows ({@link KartothekSource.Builder#limit}). The source may
+     * still emit more rows (up to that many per reader).
      */
     public Builder limit(long rows) {
       if (rows < -1) {
@@ -158,7 +160,7 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
         List<String> partitionKeys = snapshot.dataset().partitionKeys().stream().map(Field::getName).toList();
         boolean countsExact = resolved.seed().merge() == RowMerge.NONE
             && query.conditions().stream().allMatch(condition -> partitionKeys.contains(condition.column()));
-        return new KartothekDatasetSource(QuerySource.Setup.bounded(settings, snapshot),
+        return new KartothekDatasetSource(QuerySource.Setup.bounded(settings, snapshot, limit),
             RowTypes.of(resolved.output()), snapshot.dataset().version(), limit, countsExact);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read dataset '" + uuid + "' in " + storeUrl + ": " + e.getMessage(), e);

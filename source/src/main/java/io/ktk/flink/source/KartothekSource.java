@@ -10,6 +10,7 @@ import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
@@ -67,9 +68,11 @@ public final class KartothekSource extends QuerySource<Row> {
   /** Builds a {@link KartothekSource}; the query defaults to all rows and columns. */
   public static final class Builder extends SourceBuilder<Builder, CubeQuery> {
     private Map<String, Long> versions;
+    private Instant asOf;
     private boolean continuous = KartothekSourceOptions.CONTINUOUS.defaultValue();
     private Duration discoveryInterval = KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue();
     private int maxPartitionsPerSplit = KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue();
+    private long limit = -1;
 
     private Builder(String storeUrl, String cube) {
       super(storeUrl, cube, "cube", CubeQuery.all());
@@ -83,6 +86,34 @@ public final class KartothekSource extends QuerySource<Row> {
     /** Reads these versions (by dataset id, every dataset of the cube) instead of the latest ones. */
     public Builder versions(Map<String, Long> versions) {
       this.versions = Map.copyOf(versions);
+      return this;
+    }
+
+    /**
+     * Reads the cube as it was at {@code time} (time travel): every dataset at the version that
+     * was the latest then, as a reader would have pinned them ({@link CubeSnapshot#asOf}). A cube
+     * has no single version number: each dataset has its own log, so time is what they share.
+     * Not with {@link #versions} or {@link #continuous}; building fails with {@link
+     * io.ktk.flink.state.commit.VersionExpiredException} when a version of that time expired.
+     */
+    public Builder asOf(Instant time) {
+      this.asOf = requireNonNull(time, "time is null");
+      return this;
+    }
+
+    /**
+     * At most {@code rows} rows are needed (a pushed-down {@code LIMIT}; -1, the default, for all):
+     * each reader stops reading once it has emitted that many rows, and the splits it is given
+     * after that finish without a file read. With one reader the source emits exactly the query's
+     * first {@code rows} rows; with n readers at most n times as many, whichever each read first.
+     * Bounded sources only.
+     */
+    public Builder limit(long rows) {
+      if (rows < -1) {
+        throw new IllegalArgumentException("Cannot limit the source of cube '" + name + "' to " + rows
+            + " rows: give a count >= 0, or -1 for all");
+      }
+      this.limit = rows;
       return this;
     }
 
@@ -121,12 +152,17 @@ public final class KartothekSource extends QuerySource<Row> {
      */
     public KartothekSource build() {
       String cube = name;
+      if (asOf != null && (versions != null || continuous)) {
+        throw new IllegalArgumentException("Cannot read cube '" + cube + "' as of " + asOf + ": time travel excludes "
+            + (versions != null ? "given versions" : "a continuous read"));
+      }
       QuerySettings settings = new QuerySettings(storeUrl, storeOptions, cube, query);
       try (ObjectStore store = settings.openStore()) {
-        CubeSnapshot snapshot = versions == null ? CubeSnapshot.latest(store, cube) : CubeSnapshot.at(store, cube, versions);
+        CubeSnapshot snapshot = versions != null ? CubeSnapshot.at(store, cube, versions)
+            : asOf != null ? CubeSnapshot.asOf(store, cube, asOf) : CubeSnapshot.latest(store, cube);
         RowTypeInfo type = RowTypes.of(snapshot.resolve(query).output());
         return new KartothekSource(new Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), continuous,
-            discoveryInterval, maxPartitionsPerSplit), type);
+            discoveryInterval, maxPartitionsPerSplit, continuous ? -1 : limit), type);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read cube '" + cube + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

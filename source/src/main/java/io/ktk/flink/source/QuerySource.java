@@ -9,6 +9,7 @@ import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.QueryTarget;
+import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.reader.CubeSourceReader;
 import io.ktk.flink.source.reader.RecordFormat;
 import io.ktk.flink.source.split.CubeSplit;
@@ -54,23 +55,40 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
    * @param continuous whether later commits are served too ({@link KartothekSourceOptions#CONTINUOUS})
    * @param discoveryInterval see {@link KartothekSourceOptions#DISCOVERY_INTERVAL}
    * @param maxPartitionsPerSplit see {@link KartothekSourceOptions#SPLIT_MAX_PARTITIONS}
+   * @param limit at most this many rows are needed (a pushed-down {@code LIMIT}), -1 for all: each
+   *     reader stops reading once it has emitted that many; bounded sources only
    */
   public record Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
-      Duration discoveryInterval, int maxPartitionsPerSplit) implements Serializable {
-    private static final long serialVersionUID = 1L;
+      Duration discoveryInterval, int maxPartitionsPerSplit, long limit) implements Serializable {
+    private static final long serialVersionUID = 2L;
 
     public Setup {
       requireNonNull(settings, "settings is null");
       versions = new TreeMap<>(versions);
       requireNonNull(seedDatasetId, "seedDatasetId is null");
       requireNonNull(discoveryInterval, "discoveryInterval is null");
+      if (limit < -1 || (continuous && limit >= 0)) {
+        throw new IllegalArgumentException("Cannot limit a " + (continuous ? "continuous " : "") + "source to "
+            + limit + " rows: give a count >= 0 for a bounded source, or -1 for all");
+      }
+    }
+
+    /** Without a limit. */
+    public Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
+        Duration discoveryInterval, int maxPartitionsPerSplit) {
+      this(settings, versions, seedDatasetId, continuous, discoveryInterval, maxPartitionsPerSplit, -1);
     }
 
     /** A bounded read of {@code snapshot}'s versions. */
     public static Setup bounded(QuerySettings settings, TargetSnapshot snapshot) {
+      return bounded(settings, snapshot, -1);
+    }
+
+    /** A bounded read of {@code snapshot}'s versions of which at most {@code limit} rows are needed (-1: all). */
+    public static Setup bounded(QuerySettings settings, TargetSnapshot snapshot, long limit) {
       return new Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), false,
           KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue(),
-          KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue());
+          KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue(), limit);
     }
   }
 
@@ -107,8 +125,15 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
   public SplitEnumerator<CubeSplit, CubeEnumeratorState> createEnumerator(SplitEnumeratorContext<CubeSplit> context)
       throws IOException {
     long seedVersion = setup.continuous() ? setup.versions().get(setup.seedDatasetId()) : -1;
-    return new CubeSplitEnumerator(context,
-        new CubeEnumeratorState(splits(context.currentParallelism()), seedVersion, 0), discovery());
+    List<CubeSplit> splits;
+    try {
+      splits = splits(context.currentParallelism());
+    } catch (IOException e) {
+      throw StoreRefusals.failFastIfRefused(e); // a refused store: no restarts (the readers do the same)
+    } catch (RuntimeException e) {
+      throw StoreRefusals.failFastIfRefused(e);
+    }
+    return new CubeSplitEnumerator(context, new CubeEnumeratorState(splits, seedVersion, 0), discovery());
   }
 
   @Override
@@ -129,7 +154,7 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
 
   @Override
   public SourceReader<T, CubeSplit> createReader(SourceReaderContext context) {
-    return new CubeSourceReader<>(setup.settings(), format, new Configuration(), context);
+    return new CubeSourceReader<>(setup.settings(), format, setup.limit(), new Configuration(), context);
   }
 
   @Override
@@ -168,6 +193,7 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
   @Override
   public String toString() {
     return getClass().getSimpleName() + "{" + setup.settings() + ", versions=" + setup.versions()
-        + (setup.continuous() ? ", continuous every " + setup.discoveryInterval() : "") + "}";
+        + (setup.continuous() ? ", continuous every " + setup.discoveryInterval() : "")
+        + (setup.limit() >= 0 ? ", limit " + setup.limit() : "") + "}";
   }
 }

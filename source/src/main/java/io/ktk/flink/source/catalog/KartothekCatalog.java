@@ -48,7 +48,7 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>One database ({@code default}) holds every table ({@link StoredTables} says which). {@code
  * CREATE TABLE} creates a plain dataset (version 0 with the columns and partition keys, no files);
  * {@code DROP TABLE} deletes a plain dataset with all its files. {@code FOR SYSTEM_TIME AS OF}
- * reads a dataset's version of that time. Views, functions, partitions as objects and statistics
+ * reads a dataset's version of that time (of a cube: every dataset's). Views, functions, partitions as objects and statistics
  * are not kept.
  */
 @PublicEvolving
@@ -151,14 +151,13 @@ public final class KartothekCatalog extends AbstractCatalog {
     }
   }
 
-  /** {@code FOR SYSTEM_TIME AS OF}: the table read at the version of that time (epoch milliseconds). */
+  /**
+   * {@code FOR SYSTEM_TIME AS OF}: the table read at the version of that time (epoch
+   * milliseconds); a cube's table at each dataset's version of that time.
+   */
   @Override
   public CatalogBaseTable getTable(ObjectPath path, long timestamp) throws TableNotExistException {
     CatalogTable table = (CatalogTable) getTable(path);
-    if (!table.getOptions().containsKey("dataset")) {
-      throw new CatalogException("Cannot read table " + path + " of catalog " + getName() + " as of " + timestamp
-          + ": time travel is offered for plain datasets; a cube's datasets each have versions of their own");
-    }
     Map<String, String> options = new LinkedHashMap<>(table.getOptions());
     options.put("scan.as-of-timestamp", Long.toString(timestamp));
     return table.copy(options);

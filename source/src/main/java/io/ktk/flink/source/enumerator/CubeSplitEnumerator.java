@@ -3,6 +3,7 @@ package io.ktk.flink.source.enumerator;
 import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.QuerySettings;
+import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplits;
 import io.ktk.flink.state.store.ObjectStore;
@@ -37,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * QueryPlan#seedFilesAddedAfter}), appends their splits and serves them to readers that wait.
  * The served seed version and the unassigned splits are checkpointed together, so after a restore
  * a discovery neither repeats nor skips a commit: splits made after the checkpoint are made again.
- * A store failure during a discovery is logged and retried at the next interval; any other failure
- * (e.g. the query no longer fits the cube) fails the job.
+ * A store failure during a discovery is logged and retried at the next interval, unless the store
+ * refused the request (wrong keys, no such bucket: {@link StoreRefusals}), which fails the job
+ * without restarts; any other failure (e.g. the query no longer fits the cube) fails the job.
  */
 @Internal
 public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, CubeEnumeratorState> {
@@ -140,6 +142,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
   /** On the coordinator thread: turns what a discovery found into splits. */
   private void discovered(Found found, Throwable error) {
     if (error != null) {
+      StoreRefusals.failFastIfRefused(error);
       if (error instanceof IOException || error instanceof UncheckedIOException) {
         LOG.warn("Cannot discover later versions of {}, retrying in {}: {}", discovery.settings().target(),
             discovery.interval(), error.toString());

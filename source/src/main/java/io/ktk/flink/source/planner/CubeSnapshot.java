@@ -15,6 +15,7 @@ import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -50,13 +51,39 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
    */
   public static CubeSnapshot latest(ObjectStore store, String cube) throws IOException {
     requireNonNull(store, "store is null");
+    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    CubeVersions.latest(store, cube, datasetIds(store, cube)).forEach((id, state) -> datasets.put(id, DatasetSnapshot.of(store, state)));
+    return of(cube, datasets);
+  }
+
+  /**
+   * The versions of the datasets of cube {@code cube} that {@link #latest} would have pinned at
+   * {@code time} (time travel): per dataset the highest version committed at or before it, below
+   * any cube transaction not yet recorded in the cube log by then ({@link CubeVersions#asOf}). A
+   * dataset that had no version by then is not part of the cube as of then.
+   *
+   * @throws NoSuchDatasetException when no dataset of the cube had a version by then
+   * @throws io.ktk.flink.state.commit.VersionExpiredException when a dataset's version of that time
+   *     expired
+   */
+  public static CubeSnapshot asOf(ObjectStore store, String cube, Instant time) throws IOException {
+    requireNonNull(store, "store is null");
+    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
+    CubeVersions.asOf(store, cube, datasetIds(store, cube), time)
+        .forEach((id, state) -> datasets.put(id, DatasetSnapshot.of(store, state)));
+    if (datasets.isEmpty()) {
+      throw new NoSuchDatasetException("Cannot read cube '" + cube + "' in " + store.url() + " as of " + time
+          + ": none of its datasets had a version committed by then");
+    }
+    return of(cube, datasets);
+  }
+
+  private static List<String> datasetIds(ObjectStore store, String cube) throws IOException {
     List<String> ids = new ArrayList<>();
     for (String uuid : DatasetKeys.discoverDatasetUuids(store, CubeNames.uuidPrefix(cube))) {
       CubeNames.datasetId(cube, uuid).ifPresent(ids::add);
     }
-    NavigableMap<String, DatasetSnapshot> datasets = new TreeMap<>();
-    CubeVersions.latest(store, cube, ids).forEach((id, state) -> datasets.put(id, DatasetSnapshot.of(store, state)));
-    return of(cube, datasets);
+    return ids;
   }
 
   /** The given versions of datasets of cube {@code cube}, by dataset id. */

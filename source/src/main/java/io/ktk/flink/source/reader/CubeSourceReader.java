@@ -3,6 +3,7 @@ package io.ktk.flink.source.reader;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
@@ -19,10 +20,16 @@ import org.apache.flink.metrics.Counter;
  */
 public final class CubeSourceReader<T> extends SingleThreadMultiplexSourceReaderBase<T, T, CubeSplit, CubeSplitState> {
 
-  public CubeSourceReader(QuerySettings settings, RecordFormat<T> format, Configuration config,
+  /** @param limit the reader stops reading once it has emitted this many rows (-1: never) */
+  public CubeSourceReader(QuerySettings settings, RecordFormat<T> format, long limit, Configuration config,
       SourceReaderContext context) {
-    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups(context)), CubeSourceReader::emit, config,
-        context);
+    this(settings, format, new AtomicLong(limit < 0 ? Long.MAX_VALUE : limit), config, context);
+  }
+
+  private CubeSourceReader(QuerySettings settings, RecordFormat<T> format, AtomicLong allowed, Configuration config,
+      SourceReaderContext context) {
+    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups(context), allowed), CubeSourceReader::emit,
+        config, context);
   }
 
   /** The metric {@value #PRUNED_ROW_GROUPS}: row groups that footer statistics let the reader leave out. */

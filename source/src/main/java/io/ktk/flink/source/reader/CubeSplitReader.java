@@ -7,6 +7,7 @@ import io.ktk.flink.source.engine.RowGroupCounters;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
+import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.RandomAccess;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -49,12 +51,30 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
   private CubeSplit current;
   private int partition;
   private long toSkip;
+  /** Rows the source reader may still emit (a pushed-down limit), or Long.MAX_VALUE; shared by its split readers. */
+  private final AtomicLong allowed;
+  private long splitsNotRead;
 
   /** @param prunedMetric counts the row groups pruned by statistics (a Flink metric) */
   CubeSplitReader(QuerySettings settings, RecordFormat<T> format, Counter prunedMetric) {
+    this(settings, format, prunedMetric, new AtomicLong(Long.MAX_VALUE));
+  }
+
+  /**
+   * @param allowed how many rows the source reader may still emit (a pushed-down limit; {@code
+   *     Long.MAX_VALUE} for all), counted down by every split reader it creates (Flink creates a
+   *     new one when a fetcher fell idle): once it is 0 the splits finish without a row
+   */
+  CubeSplitReader(QuerySettings settings, RecordFormat<T> format, Counter prunedMetric, AtomicLong allowed) {
     this.settings = settings;
     this.format = format;
     this.prunedMetric = prunedMetric;
+    this.allowed = allowed;
+  }
+
+  /** How many splits this reader finished without reading them, its limit being reached. */
+  long splitsNotRead() {
+    return splitsNotRead;
   }
 
   /** The row groups read and pruned by this reader. */
@@ -62,8 +82,19 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
     return counters;
   }
 
+  /** Store refusals fail the job without restarts ({@link StoreRefusals}). */
   @Override
   public RecordsWithSplitIds<T> fetch() throws IOException {
+    try {
+      return fetchNext();
+    } catch (IOException e) {
+      throw StoreRefusals.failFastIfRefused(e);
+    } catch (RuntimeException e) {
+      throw StoreRefusals.failFastIfRefused(e);
+    }
+  }
+
+  private RecordsWithSplitIds<T> fetchNext() throws IOException {
     if (current == null) {
       current = splits.poll();
       if (current == null) {
@@ -74,12 +105,23 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
     }
     String id = current.splitId();
     List<GroupPartition> partitions = current.group().partitions();
+    if (allowed.get() == 0) {
+      // the limit is reached: the rows are not needed (the query's rows are final, nothing drops them later)
+      splitsNotRead++;
+      current = null;
+      return new RecordsBySplits<>(Map.of(), Set.of(id));
+    }
     List<T> rows = List.of();
     while (rows.isEmpty() && partition < partitions.size()) {
       ResultBatch batch = join(current).batch(store, current.group(), partitions.get(partition++));
       int skipped = (int) Math.min(toSkip, batch.rowCount());
       toSkip -= skipped;
-      rows = new BatchRecords<>(format, batch, skipped);
+      int emitted = (int) Math.min(allowed.get(), batch.rowCount() - skipped);
+      long left = allowed.addAndGet(-emitted);
+      rows = new BatchRecords<>(format, batch, skipped, skipped + emitted);
+      if (left == 0) {
+        partition = partitions.size(); // the rest of the split is not needed either
+      }
     }
     prunedMetric.inc(counters.pruned() - prunedReported);
     prunedReported = counters.pruned();
@@ -90,17 +132,20 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
     return new RecordsBySplits<>(rows.isEmpty() ? Map.of() : Map.of(id, rows), finished ? Set.of(id) : Set.of());
   }
 
-  /** The rows of a batch from {@code from} on, each made a record when it is emitted. */
+  /** Rows of a batch, each made a record when it is emitted. */
   private static final class BatchRecords<T> extends AbstractList<T> implements RandomAccess {
     private final RecordFormat<T> format;
     private final ResultBatch batch;
     private final int from;
+    private final int to;
     private IntFunction<T> records;
 
-    BatchRecords(RecordFormat<T> format, ResultBatch batch, int from) {
+    /** Rows {@code from} (inclusive) to {@code to} (exclusive). */
+    BatchRecords(RecordFormat<T> format, ResultBatch batch, int from, int to) {
       this.format = format;
       this.batch = batch;
       this.from = from;
+      this.to = to;
     }
 
     @Override
@@ -113,7 +158,7 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
 
     @Override
     public int size() {
-      return batch.rowCount() - from;
+      return to - from;
     }
   }
 

@@ -185,10 +185,11 @@ record CubeTable(
 
   @Override
   public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
-    // A limit does not cut a cube query's groups (Flink applies it to the rows); continuous scans poll.
+    // A limit stops each reader once it emitted that many rows (the query's rows are final: Flink pushes
+    // a limit only onto a scan without a filter left above it); Flink still cuts the rows. Continuous scans poll.
     CubeQuery query = CubeQuery.builder().columns(columns).dimensionColumns(dimensionColumns).datasets(datasets)
         .where(where).build();
     return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query)
-        .continuous(continuous).discoveryInterval(discoveryInterval).build();
+        .continuous(continuous).discoveryInterval(discoveryInterval).limit(continuous ? -1 : limit).build();
   }
 }

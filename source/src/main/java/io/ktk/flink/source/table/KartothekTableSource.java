@@ -49,8 +49,10 @@ import org.apache.flink.types.Row;
  *       prunes the seed's (or the dataset's) partitions itself; the kept ones become {@code in} conditions on the
  *       partition columns, and where those admit more partitions (several partition columns) the
  *       rows of the others are dropped after reading.
- *   <li>Limit: a dataset table plans only the files that hold enough rows by the log's counts, when
- *       every condition is on partition columns (Flink still cuts the rows to the limit).
+ *   <li>Limit: each reader of a bounded scan stops reading once it emitted that many rows (the
+ *       splits it gets then finish unread); a dataset table moreover plans only the files that hold
+ *       enough rows by the log's counts, when every condition is on partition columns. Flink still
+ *       cuts the rows to the limit.
  * </ul>
  */
 final class KartothekTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
@@ -80,8 +82,9 @@ final class KartothekTableSource implements ScanTableSource, SupportsProjectionP
   }
 
   /**
-   * {@code LIMIT n}: Flink still cuts the rows to n; a dataset table's scan plans only as many files
-   * as hold n rows by the log's counts, where no row-level condition can drop rows.
+   * {@code LIMIT n}: Flink still cuts the rows to n; each reader stops reading after n rows, and a
+   * dataset table's scan plans only as many files as hold n rows by the log's counts, where no
+   * row-level condition can drop rows.
    */
   @Override
   public void applyLimit(long limit) {

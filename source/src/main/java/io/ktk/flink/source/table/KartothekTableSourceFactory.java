@@ -101,10 +101,10 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
       throw new KtkValidationException("Cannot create the source of table " + name + ": give at most one of the options"
           + " 'scan.version' and 'scan.as-of-timestamp'");
     }
-    if (cube != null && (version != null || asOfText != null)) {
-      throw new KtkValidationException("Cannot create the source of table " + name + ": time travel ('"
-          + (version != null ? "scan.version" : "scan.as-of-timestamp") + "') is offered for dataset tables; the"
-          + " datasets of cube '" + cube + "' each have versions of their own");
+    if (cube != null && version != null) {
+      throw new KtkValidationException("Cannot create the source of table " + name + ": 'scan.version' = " + version
+          + " names a version of one dataset's log, but the datasets of cube '" + cube + "' each have versions of"
+          + " their own; read the cube as of a time with 'scan.as-of-timestamp' instead");
     }
     if (dataset != null && mode == ScanMode.CONTINUOUS) {
       throw new KtkValidationException("Cannot create the source of table " + name + ": 'scan.mode' = 'CONTINUOUS' is"
@@ -118,7 +118,8 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
     try (ObjectStore store = ObjectStores.open(storeUrl, storeOptions)) {
       KartothekTable table;
       if (cube != null) {
-        table = CubeTable.check(name, storeUrl, storeOptions, CubeSnapshot.latest(store, cube), datasets, declared,
+        table = CubeTable.check(name, storeUrl, storeOptions,
+            asOf != null ? CubeSnapshot.asOf(store, cube, asOf) : CubeSnapshot.latest(store, cube), datasets, declared,
             partitionKeys).scanning(mode == ScanMode.CONTINUOUS,
                 helper.getOptions().get(KartothekTableSourceOptions.SCAN_DISCOVERY_INTERVAL));
       } else {

@@ -84,15 +84,17 @@ public final class KartothekTableSourceOptions {
           .longType()
           .noDefaultValue()
           .withDescription("Dataset tables: read this version of the dataset's commit log instead of the latest "
-              + "(time travel). Not with scan.as-of-timestamp.");
+              + "(time travel). Refused for cube tables, whose datasets each have versions of their own: use "
+              + "scan.as-of-timestamp. Not with scan.as-of-timestamp.");
 
   public static final ConfigOption<String> SCAN_AS_OF_TIMESTAMP =
       key("scan.as-of-timestamp")
           .stringType()
           .noDefaultValue()
-          .withDescription("Dataset tables: read the version that was the latest at this time, an ISO-8601 "
-              + "instant such as 2024-05-01T10:00:00Z or epoch milliseconds (time travel; FOR SYSTEM_TIME AS OF "
-              + "in a Kartothek catalog sets it). Not with scan.version.");
+          .withDescription("Read the table as it was at this time, an ISO-8601 instant such as "
+              + "2024-05-01T10:00:00Z or epoch milliseconds (time travel; FOR SYSTEM_TIME AS OF in a Kartothek "
+              + "catalog sets it): a dataset table at the version that was the latest then, a cube table at each "
+              + "dataset's version of then, without cube transactions recorded later. Not with scan.version.");
 
   private KartothekTableSourceOptions() {}
 

@@ -119,6 +119,36 @@ public final class CubeCommitLog {
   }
 
   /**
+   * The latest record written at or before {@code time}, or empty when there was none by then.
+   * Records are written in time order (each one's time is taken after the record before it was
+   * read), so a binary search over the versions finds it.
+   */
+  public Optional<Record> asOf(Instant time) throws IOException {
+    requireNonNull(time, "time is null");
+    long high = latestVersion();
+    if (high < 0 || read(0).timestamp().isAfter(time)) {
+      return Optional.empty();
+    }
+    Record found = read(high);
+    if (!found.timestamp().isAfter(time)) {
+      return Optional.of(found);
+    }
+    long low = 0; // written at or before time; high: after it
+    found = read(0);
+    while (high - low > 1) {
+      long middle = low + (high - low) / 2;
+      Record record = read(middle);
+      if (record.timestamp().isAfter(time)) {
+        high = middle;
+      } else {
+        low = middle;
+        found = record;
+      }
+    }
+    return Optional.of(found);
+  }
+
+  /**
    * Records that transaction {@code (writerId, checkpointId)} committed {@code versions} (by dataset
    * id), as the next record.
    */

@@ -60,6 +60,46 @@ public final class CubeVersions {
     return pinned;
   }
 
+  /**
+   * The pinned state of each of {@code datasetIds} of cube {@code cube} as a reader would have
+   * pinned them at {@code time}: the cube log's latest record written by then, and for each dataset
+   * the highest version committed by then ({@link LogReader#asOf}) unless an entry of a
+   * transaction that record does not cover comes first (then just below it), as in {@link #latest}.
+   * A dataset without a version by then is left out.
+   *
+   * @throws VersionExpiredException when a dataset's version of that time expired
+   * @throws io.ktk.flink.state.KtkValidationException when a dataset has no commit log (no history)
+   */
+  public static NavigableMap<String, DatasetState> asOf(ObjectStore store, String cube, Collection<String> datasetIds,
+      java.time.Instant time) throws IOException {
+    requireNonNull(store, "store is null");
+    requireNonNull(time, "time is null");
+    NavigableMap<String, Long> recorded = CubeCommitLog.of(store, cube).asOf(time)
+        .map(CubeCommitLog.Record::datasets)
+        .orElse(Collections.emptyNavigableMap());
+    NavigableMap<String, DatasetState> pinned = new TreeMap<>();
+    for (String id : new TreeSet<>(datasetIds)) {
+      String uuid = CubeNames.datasetUuid(cube, id);
+      LogReader reader = new LogReader(store, uuid);
+      DatasetState latest = reader.latest();
+      if (!latest.exists()) {
+        throw new io.ktk.flink.state.KtkValidationException("Cannot read cube '" + cube + "' in "
+            + store.url() + " as of " + time + ": its dataset '" + uuid + "' has no commit log (a dataset written by"
+            + " plateau has no history to travel in)");
+      }
+      DatasetState state = reader.asOf(time, latest);
+      if (!state.exists()) {
+        continue;
+      }
+      long pin = pin(store, uuid, recorded.getOrDefault(id, -1L), state.version());
+      if (pin < 0) {
+        continue;
+      }
+      pinned.put(id, pin == state.version() ? state : reader.at(pin));
+    }
+    return pinned;
+  }
+
   /** The latest version at or below {@code latest} without an unrecorded cube-transaction entry after {@code recorded}. */
   static long pin(ObjectStore store, String uuid, long recorded, long latest) throws IOException {
     for (long version = Math.max(recorded + 1, 0); version <= latest; version++) {

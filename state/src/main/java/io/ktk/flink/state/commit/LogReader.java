@@ -80,6 +80,51 @@ public final class LogReader {
   }
 
   /**
+   * The state of the highest version committed at or before {@code time}, given the {@code latest}
+   * state: a state with version -1 when the log's first version was committed later (or there is
+   * no log). Versions are committed in time order (each entry's time is taken when it is written,
+   * after the one before it), so a binary search finds it in O(log versions) state reads; it starts
+   * at the oldest version the log retains.
+   *
+   * @throws VersionExpiredException when the version of that time expired
+   */
+  public DatasetState asOf(java.time.Instant time, DatasetState latest) throws IOException {
+    if (!latest.exists() || !latest.lastModified().isAfter(time)) {
+      return latest.exists() ? latest : new DatasetState(uuid);
+    }
+    long low;
+    DatasetState first;
+    try {
+      first = at(0);
+      low = 0;
+    } catch (VersionExpiredException expired) {
+      low = expired.retainedFrom();
+      first = at(low);
+      if (first.lastModified().isAfter(time)) {
+        throw new VersionExpiredException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
+            + ": the version of that time expired; the log retains versions from " + low + " on (committed at "
+            + first.lastModified() + ")", low);
+      }
+    }
+    if (first.lastModified().isAfter(time)) {
+      return new DatasetState(uuid);
+    }
+    long high = latest.version(); // committed after time
+    DatasetState found = first; // committed at or before time
+    while (high - low > 1) {
+      long middle = low + (high - low) / 2;
+      DatasetState state = at(middle);
+      if (state.lastModified().isAfter(time)) {
+        high = middle;
+      } else {
+        low = middle;
+        found = state;
+      }
+    }
+    return found;
+  }
+
+  /**
    * Applies every entry after the state's version, found by reading {@code version + 1, + 2, ...}
    * until one is missing: one read per new entry, whatever the size of the log. Returns how many
    * entries were applied.

@@ -91,9 +91,10 @@ public final class DatasetSnapshot {
    * The version of dataset {@code uuid} that was the latest at {@code time}: the highest one
    * committed at or before it. Versions are committed in time order (each entry's time is taken
    * when it is written, after the one before it), so a binary search over the log finds it in
-   * O(log versions) state reads.
+   * O(log versions) state reads ({@link LogReader#asOf}).
    *
    * @throws NoSuchDatasetException when the dataset has no log, or no version is that old
+   * @throws io.ktk.flink.state.commit.VersionExpiredException when the version of that time expired
    */
   public static DatasetSnapshot asOf(ObjectStore store, String uuid, Instant time) throws IOException {
     LogReader reader = new LogReader(store, uuid);
@@ -102,26 +103,10 @@ public final class DatasetSnapshot {
       throw new NoSuchDatasetException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
           + ": it has no commit log (a plateau dataset has no history to travel in)");
     }
-    if (!latest.lastModified().isAfter(time)) {
-      return new DatasetSnapshot(store, latest);
-    }
-    DatasetState first = reader.at(0);
-    if (first.lastModified().isAfter(time)) {
+    DatasetState found = reader.asOf(time, latest);
+    if (!found.exists()) {
       throw new NoSuchDatasetException("Cannot read dataset '" + uuid + "' in " + store.url() + " as of " + time
-          + ": its first version was committed later, at " + first.lastModified());
-    }
-    long low = 0; // committed at or before time
-    long high = latest.version(); // committed after time
-    DatasetState found = first;
-    while (high - low > 1) {
-      long middle = low + (high - low) / 2;
-      DatasetState state = reader.at(middle);
-      if (state.lastModified().isAfter(time)) {
-        high = middle;
-      } else {
-        low = middle;
-        found = state;
-      }
+          + ": its first version was committed later, at " + reader.at(0).lastModified());
     }
     return new DatasetSnapshot(store, found);
   }
