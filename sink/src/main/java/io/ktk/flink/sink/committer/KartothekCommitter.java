@@ -18,6 +18,7 @@ import io.ktk.flink.state.commit.PublishedViewCheck;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -222,13 +223,17 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     change = change
         .withIndex(batch.indexColumns(), batch.index())
         .withWriter(batch.writerId(), batch.checkpointId());
-    if (cube == null) {
-      return change;
+    Map<String, JsonNode> metadata = new TreeMap<>();
+    if (config.hasPrimaryKey()) {
+      // The first commit stores the key (docs/cdc.md); the log refuses a key that differs from the dataset's.
+      metadata.put(PrimaryKey.METADATA_KEY, PrimaryKey.toJson(config.primaryKey()));
     }
-    Map<String, JsonNode> metadata = new TreeMap<>(
-        CubeMetadataKeys.datasetMetadata(cube, CubeNames.parse(batch.dataset()).datasetId()));
+    if (cube != null) {
+      metadata.putAll(CubeMetadataKeys.datasetMetadata(cube, CubeNames.parse(batch.dataset()).datasetId()));
+    }
     metadata.entrySet().removeIf(key -> key.getValue().equals(log.state().metadata().get(key.getKey())));
-    return change.withMetadata(metadata).withCubeTransaction(cube.name());
+    change = change.withMetadata(metadata);
+    return cube == null ? change : change.withCubeTransaction(cube.name());
   }
 
   private KartothekSinkConfig config(FileBatch batch) {
