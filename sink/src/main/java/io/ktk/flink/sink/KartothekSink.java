@@ -89,7 +89,9 @@ import org.apache.flink.table.types.logical.RowType;
  *
  * A sink built with {@link KartothekSinkBuilder#primaryKey} takes a changelog ({@code docs/cdc.md}):
  * the stream is keyed by the hash of the key in front of the writers (its pre-write topology, so
- * also behind {@code stream.sinkTo(sink)}), each {@code +I}, {@code +U} and {@code -D} becomes a
+ * also behind {@code stream.sinkTo(sink)}), so the changes of a key are written in the order one
+ * upstream subtask sends them (all changes of a key must come from one subtask, in order, as for
+ * any upsert sink; the validation step of {@link #addTo} runs at the input's parallelism), each {@code +I}, {@code +U} and {@code -D} becomes a
  * row of the checkpoint's part file of its partition, in arrival order, with the column {@code
  * __ktk_deleted}, and {@code -U} rows are dropped. The first commit stores the key in the dataset's
  * metadata.
@@ -148,6 +150,10 @@ public final class KartothekSink
     SingleOutputStreamOperator<RowData> valid = records
         .process(new RecordValidationFunction(config), records.getType())
         .name("Kartothek validation: " + config.dataset());
+    if (config.hasPrimaryKey()) {
+      // Chained to the input (forward): a rebalance here would reorder the changes of a key.
+      valid.setParallelism(records.getParallelism());
+    }
     // The validation step checked every record, so this sink's writers only route them.
     DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, true, uid != null)).name("Kartothek: " + config.dataset());
     if (uid != null) {

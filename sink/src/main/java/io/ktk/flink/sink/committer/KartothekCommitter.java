@@ -2,7 +2,9 @@ package io.ktk.flink.sink.committer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.compaction.CompactionSettings;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.sink.config.WriteMode;
 import io.ktk.flink.state.CorruptDatasetException;
@@ -31,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;
@@ -203,9 +207,17 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private ViewPublisher publisher() {
     if (publisher == null) {
       publisher = new ViewPublisher(storeFactory, viewChecks::get, dataset -> configs.get(dataset).publishMinInterval(),
-          clock, metrics, String.join(", ", configs.keySet()));
+          dataset -> foldSettings(configs.get(dataset)), clock, metrics, String.join(", ", configs.keySet()));
     }
     return publisher;
+  }
+
+  /** A fold before a publication writes files as the sink does (codec, row group size). */
+  private static CompactionSettings foldSettings(KartothekSinkConfig config) {
+    Configuration settings = new Configuration();
+    settings.set(KartothekSinkOptions.COMPRESSION, config.compression());
+    settings.set(KartothekSinkOptions.ROW_GROUP_SIZE, new MemorySize(config.rowGroupSizeBytes()));
+    return CompactionSettings.of(settings);
   }
 
   /** Waits until the views of every commit so far are published (tests). */
