@@ -1,6 +1,5 @@
 package io.ktk.flink.sink;
 
-import io.ktk.flink.sink.Changelogs.Row;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
@@ -8,6 +7,8 @@ import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,36 +17,54 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads a version of a {@link Changelogs} dataset from its commit log, merging by key as this
+ * Reads a version of a dataset with a primary key from its commit log, merging by key as this
  * project's readers do ({@code docs/cdc.md}): per partition the files in (version added, label)
  * order, their rows in order, the last row of a key kept unless it deletes the key. Independent of
- * the source module's reader, so that the sink's output is checked on its own.
+ * the source module's reader, so that the sink's output is checked on its own. Partition values
+ * are read from the labels, as strings.
  */
 final class ChangeLogReader {
   private ChangeLogReader() {}
 
-  /** The table at {@code version}, by key. */
-  static Map<Long, Row> read(ObjectStore store, String uuid, long version) throws IOException {
-    return read(store, new LogReader(store, uuid).at(version));
+  /** The table at {@code version}: per key (the key columns' values), the row's {@code columns}. */
+  static Map<List<Object>, List<Object>> read(ObjectStore store, String uuid, long version, List<String> columns)
+      throws IOException {
+    return read(store, new LogReader(store, uuid).at(version), columns);
   }
 
-  static Map<Long, Row> read(ObjectStore store, DatasetState state) throws IOException {
+  static Map<List<Object>, List<Object>> read(ObjectStore store, DatasetState state, List<String> columns)
+      throws IOException {
+    List<String> key = PrimaryKey.of(state.uuid(), state.metadata()).orElseThrow();
+    List<String> partitionKeys = state.partitionKeys();
+    List<String> dataColumns = new ArrayList<>(columns.stream().filter(c -> !partitionKeys.contains(c)).toList());
     List<DataFile> files = new ArrayList<>(state.files().values());
     files.sort(Comparator.comparing(DataFile::physicalPartition).thenComparingLong(f -> state.addedIn(f.label()))
         .thenComparing(DataFile::label));
-    Map<Long, Row> table = new HashMap<>();
+    Map<List<Object>, List<Object>> table = new HashMap<>();
     for (DataFile file : files) {
-      String p = file.physicalPartition().substring("p=".length());
+      Map<String, Object> partition = new HashMap<>();
+      String[] segments = file.label().split("/");
+      for (int i = 0; i < partitionKeys.size(); i++) {
+        String value = segments[i].substring(segments[i].indexOf('=') + 1);
+        partition.put(partitionKeys.get(i), URLDecoder.decode(value, StandardCharsets.UTF_8));
+      }
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, file.key(state.uuid()))) {
         boolean changes = reader.parquetSchema().containsField(PrimaryKey.DELETED_COLUMN);
-        List<String> columns = changes ? List.of("k", "v", "s", "seq", PrimaryKey.DELETED_COLUMN)
-            : List.of("k", "v", "s", "seq");
-        for (List<Object> row : reader.readAll(columns)) {
-          long k = (Long) row.get(0);
-          if (changes && Boolean.TRUE.equals(row.get(4))) {
-            table.remove(k);
+        List<String> read = new ArrayList<>(dataColumns);
+        if (changes) {
+          read.add(PrimaryKey.DELETED_COLUMN);
+        }
+        for (List<Object> values : reader.readAll(read)) {
+          List<Object> row = new ArrayList<>();
+          for (String column : columns) {
+            int at = dataColumns.indexOf(column);
+            row.add(at < 0 ? partition.get(column) : values.get(at));
+          }
+          List<Object> rowKey = key.stream().map(c -> row.get(columns.indexOf(c))).toList();
+          if (changes && Boolean.TRUE.equals(values.get(dataColumns.size()))) {
+            table.remove(rowKey);
           } else {
-            table.put(k, new Row(k, p, (Long) row.get(1), (String) row.get(2), (Long) row.get(3)));
+            table.put(rowKey, row);
           }
         }
       }

@@ -87,9 +87,11 @@ class ChangelogSinkTest {
           "execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION"));
       cdcJob(first, name, records, url);
       JobClient job = first.executeAsync("cdc, first run");
-      awaitCommitted(url, name, records / 2, job);
+      try (ObjectStore store = ObjectStoreFactory.of(url, Map.of()).open()) {
+        ChangelogChecks.awaitCommitted(store, "cdc", name, records / 2, job);
+      }
       job.cancel().get();
-      Path retained = latestCheckpoint(checkpoints).orElseThrow();
+      Path retained = ChangelogChecks.latestCheckpoint(checkpoints).orElseThrow();
 
       StreamExecutionEnvironment second = failingEnv(Map.of(
           "execution.state-recovery.path", retained.toUri().toString()));
@@ -141,100 +143,11 @@ class ChangelogSinkTest {
         .publishMinInterval(Duration.ofMillis(300));
   }
 
-  /** Waits until a committed version holds at least {@code records} records of the changelog. */
-  private static void awaitCommitted(String url, String name, long records, JobClient job) throws Exception {
-    try (ObjectStore store = ObjectStoreFactory.of(url, Map.of()).open()) {
-      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-      while (System.nanoTime() < deadline) {
-        assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("the first job is still running").isFalse();
-        var state = new LogReader(store, "cdc").latest();
-        Optional<Long> checkpoint = state.checkpoints().values().stream().max(Long::compare);
-        Long prefix = checkpoint.map(c -> Changelogs.prefix(name, c)).orElse(null);
-        if (prefix != null && prefix >= records) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-    }
-    throw new AssertionError("the first job did not commit " + records + " records in 5 minutes");
-  }
-
-  /**
-   * Checks sampled versions of the log (merged by key) and sampled published views (with pyarrow,
-   * pandas and DuckDB) against the changelog's table at their checkpoints, and the last of each
-   * against the whole changelog.
-   */
   private void assertTables(String url, String name, List<GenericRowData> changes, List<View> seen)
       throws IOException {
     try (ObjectStore store = ObjectStoreFactory.of(url, Map.of()).open()) {
-      var latest = new LogReader(store, "cdc").latest();
-      assertThat(PrimaryKey.of("cdc", latest.metadata())).contains(List.of("k", "p"));
-      Changelogs.assertTable("the log's latest version", ChangeLogReader.read(store, latest),
-          Changelogs.state(changes, changes.size()));
-
-      List<Long> versions = new ArrayList<>();
-      for (long v = 0; v < latest.version(); v += Math.max(1, latest.version() / 8)) {
-        versions.add(v);
-      }
-      int checked = 0;
-      for (long v : versions) {
-        Optional<Long> prefix = prefixAt(store, name, v);
-        if (prefix.isPresent()) {
-          Changelogs.assertTable("the log at version " + v, ChangeLogReader.read(store, "cdc", v),
-              Changelogs.state(changes, prefix.get()));
-          checked++;
-        }
-      }
-      assertThat(checked).as("sampled versions of the log checked").isGreaterThanOrEqualTo(versions.size() / 2);
-
-      List<View> sampled = new ArrayList<>();
-      List<Map<Long, Row>> expected = new ArrayList<>();
-      assertThat(seen).as("views published").isNotEmpty();
-      View last = seen.get(seen.size() - 1);
-      assertThat(last.version()).as("the last view shows the latest version (or one with its state)")
-          .isLessThanOrEqualTo(latest.version());
-      Consumer<View> sample = view -> {
-        try {
-          Optional<Long> prefix = prefixAt(store, name, view.version());
-          if (prefix.isPresent()) {
-            sampled.add(view);
-            expected.add(Changelogs.state(changes, prefix.get()));
-          }
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      };
-      for (int i = 0; i < seen.size() - 1; i += Math.max(1, seen.size() / 6)) {
-        sample.accept(seen.get(i));
-      }
-      sample.accept(last);
-      assertThat(sampled).as("sampled views with a known checkpoint").contains(last).hasSizeGreaterThan(1);
-      assertThat(new LogReader(store, "cdc").at(0).files().values()).as("the first commit's files are change files")
-          .allMatch(file -> file.physicalSchema().getFields().stream()
-              .anyMatch(field -> field.getName().equals(PrimaryKey.DELETED_COLUMN)));
-      Changelogs.assertTable("the table of the last view's version", expected.get(expected.size() - 1),
-          Changelogs.state(changes, changes.size()));
-      PublishedViews.assertViews(Path.of(java.net.URI.create(url)), sampled, expected, dir.resolve("work"));
-    }
-  }
-
-  /** How many changelog records the version holds: those before the barrier of its checkpoint. */
-  private static Optional<Long> prefixAt(ObjectStore store, String name, long version) throws IOException {
-    return ChangeLogReader.checkpointOf(store, "cdc", version).map(c -> Changelogs.prefix(name, c));
-  }
-
-  private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
-
-  /** The latest complete checkpoint Flink retained under {@code dir} ({@code <job>/chk-<n>/_metadata}). */
-  private static Optional<Path> latestCheckpoint(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir, 2)) {
-      return files.filter(path -> CHECKPOINT.matcher(path.getFileName().toString()).matches())
-          .filter(path -> Files.isRegularFile(path.resolve("_metadata")))
-          .max(Comparator.comparingLong(path -> {
-            Matcher matcher = CHECKPOINT.matcher(path.getFileName().toString());
-            matcher.matches();
-            return Long.parseLong(matcher.group(1));
-          }));
+      ChangelogChecks.assertTables(store, Path.of(java.net.URI.create(url)), "cdc", name, changes.size(),
+          records -> Changelogs.byKey(Changelogs.state(changes, records)), Changelogs.COLUMNS, seen, dir.resolve("work"));
     }
   }
 }

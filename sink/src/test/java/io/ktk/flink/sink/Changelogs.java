@@ -41,8 +41,15 @@ final class Changelogs {
 
   private static final Map<String, List<GenericRowData>> REGISTERED = new ConcurrentHashMap<>();
 
+  /** The columns of the rows, in order. */
+  static final List<String> COLUMNS = List.of("k", "p", "v", "s", "seq");
+
   /** A row of the table: the values of one key. */
-  record Row(long k, String p, Long v, String s, Long seq) {}
+  record Row(long k, String p, Long v, String s, Long seq) {
+    List<Object> values() {
+      return java.util.Arrays.asList(k, p, v, s, seq);
+    }
+  }
 
   private Changelogs() {}
 
@@ -109,22 +116,29 @@ final class Changelogs {
     return table;
   }
 
+  /** A table by key ({@code k}, {@code p}) as {@link ChangeLogReader} reads it. */
+  static Map<List<Object>, List<Object>> byKey(Map<Long, Row> table) {
+    Map<List<Object>, List<Object>> rows = new HashMap<>();
+    table.values().forEach(row -> rows.put(List.of(row.k(), row.p()), row.values()));
+    return rows;
+  }
+
   /**
    * Asserts that {@code actual} is the table {@code expected}, reporting counts and a few
    * differences instead of both tables.
    */
-  static void assertTable(String what, Map<Long, Row> actual, Map<Long, Row> expected) {
+  static <K, V> void assertTable(String what, Map<K, V> actual, Map<K, V> expected) {
     if (actual.equals(expected)) {
       return;
     }
     List<String> differences = new ArrayList<>();
-    for (Map.Entry<Long, Row> row : expected.entrySet()) {
-      Row found = actual.get(row.getKey());
+    for (Map.Entry<K, V> row : expected.entrySet()) {
+      V found = actual.get(row.getKey());
       if (!row.getValue().equals(found) && differences.size() < 5) {
         differences.add("key " + row.getKey() + ": " + found + " instead of " + row.getValue());
       }
     }
-    for (Map.Entry<Long, Row> row : actual.entrySet()) {
+    for (Map.Entry<K, V> row : actual.entrySet()) {
       if (!expected.containsKey(row.getKey()) && differences.size() < 10) {
         differences.add("key " + row.getKey() + ": " + row.getValue() + ", which the table does not have");
       }
@@ -171,16 +185,23 @@ final class Changelogs {
       implements org.apache.flink.streaming.api.checkpoint.CheckpointedFunction {
     private static final long serialVersionUID = 1L;
     private final String name;
+    private final int seqPosition;
     private long next;
     private transient org.apache.flink.api.common.state.ListState<Long> state;
 
     Prefixes(String name) {
+      this(name, 4);
+    }
+
+    /** Over records whose field {@code seqPosition} numbers them from 0. */
+    Prefixes(String name, int seqPosition) {
       this.name = name;
+      this.seqPosition = seqPosition;
     }
 
     @Override
     public RowData map(RowData row) {
-      next = row.getLong(4) + 1;
+      next = row.getLong(seqPosition) + 1;
       return row;
     }
 
