@@ -2,6 +2,9 @@ package io.ktk.flink.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.cli.KtkRun;
 import io.ktk.flink.sink.KartothekCubeSink;
 import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.planner.CubeSnapshot;
@@ -60,6 +63,7 @@ class CubeChangelogTest {
       DataTypes.FIELD("region", DataTypes.STRING().notNull()),
       DataTypes.FIELD("qty", DataTypes.BIGINT()),
       DataTypes.FIELD("seq", DataTypes.BIGINT())).getLogicalType();
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int ITEMS = 2_000;
   private static final int CHANGES = 30_000;
   private static final Map<String, List<GenericRowData>> CHANGELOGS = new ConcurrentHashMap<>();
@@ -155,8 +159,11 @@ class CubeChangelogTest {
         if (prefix == null) {
           continue; // the fold's rewrites before publications carry no checkpoint of their own
         }
+        Map<Long, Long> reference = stock(changes, prefix);
         assertThat(answer(store, seedVersion, v)).as("the cube at stock version " + v + " (" + prefix + " changes)")
-            .isEqualTo(expected(stock(changes, prefix)));
+            .isEqualTo(expected(reference));
+        assertThat(ktkRead(url, uuid, v)).as("ktk read of the enrichment at version " + v + " (" + prefix + " changes)")
+            .isEqualTo(reference);
         checked++;
       }
       assertThat(checked).as("versions checked").isGreaterThan(5);
@@ -176,6 +183,25 @@ class CubeChangelogTest {
         .rows().forEachRemaining(rows::add);
     rows.sort(Comparator.comparingLong(row -> (Long) row.get(0)));
     return rows;
+  }
+
+  /**
+   * {@code ktk read --version} of the enrichment dataset on its own (a dataset with a primary key):
+   * per item its quantity; an item twice, or in a region not its own, fails.
+   */
+  private static Map<Long, Long> ktkRead(String url, String uuid, long version) throws Exception {
+    KtkRun run = KtkRun.ktk("read", "--store", url, "--dataset", uuid, "--version", Long.toString(version),
+        "--columns", "item,region,qty", "--format", "jsonl");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    Map<Long, Long> table = new LinkedHashMap<>();
+    for (String line : run.out().lines().toList()) {
+      JsonNode row = JSON.readTree(line);
+      long item = row.get("item").asLong();
+      assertThat(row.get("region").asText()).as("the region of item " + item).isEqualTo(region(item));
+      assertThat(table).as("items read before item " + item + " at version " + version).doesNotContainKey(item);
+      table.put(item, row.get("qty").isNull() ? null : row.get("qty").asLong());
+    }
+    return table;
   }
 
   /** Each seed cell with its stock, null where the enrichment has no row of it. */

@@ -3,6 +3,7 @@ package io.ktk.flink.cli;
 import static io.ktk.flink.cli.KtkRun.ktk;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ktk.flink.cdc.PublishedTable;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ktk ingest} of a CDC topic dumped to a file ({@code --format debezium-json} and {@code
- * canal-json}, Flink's formats of those names): the published view holds the source table's final
- * state, read by pyarrow and DuckDB.
+ * canal-json}, Flink's formats of those names): {@code ktk read} and the published view (read by
+ * pyarrow and DuckDB) hold the source table's final state.
  */
 class IngestChangelogTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -105,6 +106,16 @@ class IngestChangelogTest {
   }
 
   private void assertPublished(Map<Long, List<Object>> table) throws Exception {
+    KtkRun read = ktk("read", "--store", store(), "--dataset", "customers", "--columns", String.join(",", COLUMNS),
+        "--format", "jsonl");
+    assertThat(read.exitCode()).as(read.toString()).isZero();
+    List<List<Object>> rows = new ArrayList<>();
+    for (String line : read.out().lines().toList()) {
+      JsonNode row = JSON.readTree(line);
+      rows.add(Arrays.asList(row.get("id").asLong(), row.get("region").asText(), row.get("name").asText(),
+          row.get("amount").isNull() ? null : row.get("amount").asLong()));
+    }
+    assertThat(rows).as("ktk read of the dataset").containsExactlyInAnyOrderElementsOf(table.values());
     PublishedTable.assertRows(dir.resolve("store"), "customers", COLUMNS, List.of("id", "region"), table.values(),
         dir.resolve("work"));
     try (LocalObjectStore store = new LocalObjectStore(dir.resolve("store"))) {
