@@ -1,5 +1,7 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.sink.compaction.CompactionSettings;
+import io.ktk.flink.sink.compaction.ViewFold;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
@@ -120,7 +122,7 @@ final class DatasetCopier {
       throw new KtkValidationException("Cannot copy dataset '" + uuid + "' to " + to.url() + ": its log there reads as"
           + " version " + copied.state().version() + " after copying version " + version);
     }
-    copied.publish();
+    ViewFold.publish(copied, CompactionSettings.defaults()); // folded with a primary key
     return new Copied(version, objects, bytes);
   }
 

@@ -1,5 +1,7 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.sink.compaction.CompactionSettings;
+import io.ktk.flink.sink.compaction.ViewFold;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CommitConflictException;
 import io.ktk.flink.state.commit.CommitLog;
@@ -72,7 +74,7 @@ final class IndexBuilder {
       readNewFiles(state, field, valuesByLabel, progress);
       try {
         CommitResult result = log.commit(DatasetChange.addIndex(column, index(state, field, valuesByLabel)));
-        long published = log.publish();
+        long published = ViewFold.publish(log, CompactionSettings.defaults()); // folded with a primary key
         return new Built(result.version(), published, log.state().index(column).size(), valuesByLabel.size(), round);
       } catch (CommitConflictException lost) {
         if (round == MAX_ROUNDS) {

@@ -68,6 +68,10 @@ import picocli.CommandLine.ParameterException;
           + "says how much. The summary counts records read, committed by this ingest (not by other writers) and "
           + "rejected.",
       "",
+      "A changelog (--format debezium-json or canal-json, with --primary-key): each message is a change in "
+          + "Flink's format of that name (debezium: before, after, op c/r/u/d); inserts and updates upsert the row "
+          + "of their key, deletes delete it (see docs/cdc.md). The summary counts the changes committed.",
+      "",
       "A dataset of a cube: --cube NAME --dataset-id ID [--seed] --dimension-columns a,b --partition-columns p "
           + "instead of --dataset (and without --partition-on, --index-on). Duplicate cells within a checkpoint "
           + "are invalid records; the datasets of a cube become visible to 'ktk query' per checkpoint.",
@@ -75,6 +79,9 @@ import picocli.CommandLine.ParameterException;
       "Examples:",
       "  ktk ingest --store file:///data --dataset events --schema 'id BIGINT, day DATE, c STRING' \\",
       "      --partition-on day --index-on c --input events.jsonl --checkpoint-dir /var/tmp/events-ingest",
+      "  ktk ingest --store file:///data --dataset customers --schema 'id BIGINT NOT NULL, region STRING NOT NULL, "
+          + "name STRING' \\",
+      "      --partition-on region --primary-key id,region --format debezium-json --input customers-topic.jsonl",
       "  ktk ingest --store file:///data --cube shop --dataset-id seed --seed --schema 'item BIGINT, region STRING, "
           + "price DOUBLE' \\",
       "      --dimension-columns item --partition-columns region --input prices.jsonl"
@@ -116,9 +123,16 @@ final class IngestCommand extends StoreCommand {
   @Option(names = "--input", paramLabel = "FILE", description = "The input file (default: stdin; '-' is stdin too).")
   String input;
 
-  @Option(names = "--format", paramLabel = "jsonl|csv", defaultValue = "jsonl",
-      description = "Input format: jsonl (default) or csv.")
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "jsonl", converter = FormatConverter.class,
+      description = "Input format: jsonl (default), csv, or the change envelopes of Flink's debezium-json or "
+          + "canal-json formats (a CDC topic dumped to a file, one message per line; needs --primary-key, or a "
+          + "cube dataset, whose key is its cell).")
   IngestFormat format;
+
+  @Option(names = "--primary-key", split = ",", paramLabel = "COL",
+      description = "The dataset's primary key (it must contain the --partition-on columns): rows are upserted by "
+          + "it, and the deletes of a changelog format delete their key.")
+  List<String> primaryKey = List.of();
 
   @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "1s",
       converter = DurationConverter.class, description = "Checkpoint (and commit) interval (default: ${DEFAULT-VALUE}).")
@@ -190,6 +204,14 @@ final class IngestCommand extends StoreCommand {
       }
     }
     checkColumns("--index-on", indexOn);
+    checkColumns("--primary-key", primaryKey);
+    if (cube != null && !primaryKey.isEmpty()) {
+      throw usage("Option '--primary-key' is for a plain --dataset; a cube dataset's key is its cell "
+          + "(--dimension-columns and --partition-columns), used with a changelog --format");
+    }
+    if (cube == null && format.isChangelog() && primaryKey.isEmpty()) {
+      throw usage("Option '--format " + format.cliName() + "' needs '--primary-key': the changes are applied by key");
+    }
     if (input != null && !input.equals("-") && !Files.isRegularFile(Path.of(input))) {
       throw usage("Invalid value for option '--input': '" + input + "' is not a file");
     }
@@ -267,10 +289,10 @@ final class IngestCommand extends StoreCommand {
   /** The target of the rows: the plain dataset, or the dataset of the cube. */
   private IngestTarget target(ObjectStore opened) throws IOException {
     if (cube == null) {
-      return new IngestTarget.Dataset(store.url, store.options, dataset, rowType, partitionOn, indexOn);
+      return new IngestTarget.Dataset(store.url, store.options, dataset, rowType, partitionOn, indexOn, primaryKey);
     }
     return new IngestTarget.CubeDataset(store.url, store.options, cube, datasetId, seed,
-        seed ? datasetId : seedOf(opened), rowType, dimensionColumns, partitionColumns);
+        seed ? datasetId : seedOf(opened), rowType, dimensionColumns, partitionColumns, format.isChangelog());
   }
 
   /** The seed's id of the cube as stored, or Kartothek's default when the cube has no seed yet. */
@@ -327,7 +349,7 @@ final class IngestCommand extends StoreCommand {
     RecordParser parser;
     try {
       parser = format == IngestFormat.CSV ? RecordParser.csv(rowType, inputFile.header())
-          : RecordParser.jsonLines(rowType);
+          : format.isChangelog() ? RecordParser.changelog(rowType, format) : RecordParser.jsonLines(rowType);
     } catch (InvalidRecordException e) {
       throw new KtkValidationException("Cannot ingest " + inputName + ": " + e.getMessage(), e);
     }
@@ -373,7 +395,8 @@ final class IngestCommand extends StoreCommand {
     long rejected = parts == null ? 0 : DeadLetterSink.collect(parts, deadLetterFile);
     long read = inputFile.countRecords(format);
     long committed = outcome.committed();
-    String problem = IngestOutcome.unaccounted(read, committed, rejected);
+    // canal-json messages hold any number of changes: records and rows need not add up
+    String problem = format.oneRowPerRecord() ? IngestOutcome.unaccounted(read, committed, rejected) : null;
     if (dir != null) {
       IngestCheckpointDir.finish(dir, manifest, problem);
     }
@@ -408,6 +431,18 @@ final class IngestCommand extends StoreCommand {
 
   private static long rows(DatasetState state) {
     return state.exists() ? state.files().values().stream().mapToLong(DataFile::rows).sum() : 0;
+  }
+
+  /** jsonl | csv | debezium-json | canal-json. */
+  static final class FormatConverter implements picocli.CommandLine.ITypeConverter<IngestFormat> {
+    @Override
+    public IngestFormat convert(String value) {
+      try {
+        return IngestFormat.ofCliName(value);
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
   }
 
   /** fail | dead-letter. */

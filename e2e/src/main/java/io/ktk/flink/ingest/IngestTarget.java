@@ -25,13 +25,23 @@ public interface IngestTarget extends Serializable {
   /** "dataset 'x' in file:///data/", for messages. */
   String describe();
 
-  /** One dataset through {@link io.ktk.flink.sink.KartothekSink}. */
+  /**
+   * One dataset through {@link io.ktk.flink.sink.KartothekSink}; with a primary key, the rows are
+   * upserted and deleted by it ({@code docs/cdc.md}).
+   */
   record Dataset(String storeUrl, Map<String, String> storeOptions, String uuid, RowType rowType,
-      List<String> partitionOn, List<String> indexOn) implements IngestTarget {
+      List<String> partitionOn, List<String> indexOn, List<String> primaryKey) implements IngestTarget {
     public Dataset {
       storeOptions = Map.copyOf(storeOptions);
       partitionOn = List.copyOf(partitionOn);
       indexOn = List.copyOf(indexOn);
+      primaryKey = List.copyOf(primaryKey);
+    }
+
+    /** A dataset without a primary key. */
+    public Dataset(String storeUrl, Map<String, String> storeOptions, String uuid, RowType rowType,
+        List<String> partitionOn, List<String> indexOn) {
+      this(storeUrl, storeOptions, uuid, rowType, partitionOn, indexOn, List.of());
     }
 
     @Override
@@ -42,6 +52,7 @@ public interface IngestTarget extends Serializable {
           .dataset(uuid)
           .partitionBy(partitionOn)
           .indexBy(indexOn)
+          .primaryKey(primaryKey)
           .validationPolicy(policy)
           .writerIdPrefix(writerIdPrefix)
           .build()
@@ -56,15 +67,23 @@ public interface IngestTarget extends Serializable {
 
   /**
    * One dataset of a cube through {@link io.ktk.flink.sink.KartothekCubeSink}: the seed, or an
-   * enrichment of the cube whose seed is {@code seedDatasetId}.
+   * enrichment of the cube whose seed is {@code seedDatasetId}; with {@code changelog}, the rows are
+   * changes upserted and deleted by cell.
    */
   record CubeDataset(String storeUrl, Map<String, String> storeOptions, String cube, String datasetId, boolean seed,
-      String seedDatasetId, RowType rowType, List<String> dimensionColumns, List<String> partitionColumns)
-      implements IngestTarget {
+      String seedDatasetId, RowType rowType, List<String> dimensionColumns, List<String> partitionColumns,
+      boolean changelog) implements IngestTarget {
     public CubeDataset {
       storeOptions = Map.copyOf(storeOptions);
       dimensionColumns = List.copyOf(dimensionColumns);
       partitionColumns = List.copyOf(partitionColumns);
+    }
+
+    /** A dataset of inserts. */
+    public CubeDataset(String storeUrl, Map<String, String> storeOptions, String cube, String datasetId, boolean seed,
+        String seedDatasetId, RowType rowType, List<String> dimensionColumns, List<String> partitionColumns) {
+      this(storeUrl, storeOptions, cube, datasetId, seed, seedDatasetId, rowType, dimensionColumns, partitionColumns,
+          false);
     }
 
     @Override
@@ -76,6 +95,9 @@ public interface IngestTarget extends Serializable {
           .partitionColumns(partitionColumns.toArray(String[]::new))
           .validationPolicy(policy)
           .writerIdPrefix(writerIdPrefix);
+      if (changelog) {
+        builder.changelog();
+      }
       if (seed) {
         builder.seed(datasetId, rowType);
       } else {

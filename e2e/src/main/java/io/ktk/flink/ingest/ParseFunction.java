@@ -6,6 +6,10 @@ import io.ktk.flink.ingest.deadletter.DeadLetter;
 import io.ktk.flink.ingest.source.InputRecord;
 import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.KtkValidationException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.serialization.RuntimeContextInitializationContextAdapters;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -34,10 +38,15 @@ final class ParseFunction extends ProcessFunction<InputRecord, RowData> {
   }
 
   @Override
+  public void open(OpenContext openContext) {
+    parser.open(RuntimeContextInitializationContextAdapters.deserializationAdapter(getRuntimeContext()));
+  }
+
+  @Override
   public void processElement(InputRecord record, Context context, Collector<RowData> out) {
-    RowData row;
+    List<RowData> rows = new ArrayList<>(1);
     try {
-      row = parser.parse(record);
+      parser.parse(record, rows::add);
     } catch (InvalidRecordException e) {
       if (policy == ValidationPolicy.FAIL) {
         throw new SuppressRestartsException(new KtkValidationException("Cannot ingest line " + record.line() + " of "
@@ -46,6 +55,6 @@ final class ParseFunction extends ProcessFunction<InputRecord, RowData> {
       context.output(REJECTED, new DeadLetter(record.line(), record.text(), e.getMessage()));
       return;
     }
-    out.collect(row);
+    rows.forEach(out::collect);
   }
 }

@@ -7,6 +7,8 @@ import io.ktk.flink.ingest.source.InputRecord;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -16,7 +18,9 @@ import org.apache.flink.table.types.logical.RowType;
  * has the value forms). A JSON line is one object whose fields are columns (missing ones are null;
  * unknown ones, a field given twice and text after the object are refused: {@link StrictJson}). A
  * CSV record has a field per column of the header, in the header's order (columns the header does
- * not name are null). A record that is not valid UTF-8 is refused in either format.
+ * not name are null). A record that is not valid UTF-8 is refused in any format. The changelog
+ * formats ({@code debezium-json}, {@code canal-json}) are read by Flink's own deserialization
+ * schemas ({@link ChangelogParser}).
  */
 public final class RecordParser implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -25,11 +29,19 @@ public final class RecordParser implements Serializable {
   private final IngestFormat format;
   /** For CSV: the row position of each header column. */
   private final int[] csvPositions;
+  /** For the changelog formats: Flink's deserialization of their envelopes. */
+  private final ChangelogParser changes;
 
   private RecordParser(RowType rowType, IngestFormat format, int[] csvPositions) {
     this.rowType = requireNonNull(rowType, "rowType is null");
     this.format = requireNonNull(format, "format is null");
     this.csvPositions = csvPositions;
+    this.changes = format.isChangelog() ? new ChangelogParser(rowType, format) : null;
+  }
+
+  /** A parser of change envelopes, one per line ({@link IngestFormat#isChangelog()}). */
+  public static RecordParser changelog(RowType rowType, IngestFormat format) {
+    return new RecordParser(rowType, format, null);
   }
 
   /** A parser of JSON lines. */
@@ -69,12 +81,39 @@ public final class RecordParser implements Serializable {
     return format;
   }
 
+  /** Prepares the parser in a task: Flink's changelog formats need its context. */
+  public void open(DeserializationSchema.InitializationContext context) {
+    if (changes != null) {
+      changes.open(context);
+    }
+  }
+
   /**
-   * The row of a record.
+   * Passes on the rows of a record: its row, or, for a changelog format, its changes (none, one,
+   * or for canal-json several) with their row kinds.
+   *
+   * @throws InvalidRecordException with the reason (column, value, rule), without the line
+   */
+  public void parse(InputRecord record, Consumer<RowData> out) {
+    if (changes == null) {
+      out.accept(parse(record));
+      return;
+    }
+    if (record.encodingError() != null) {
+      throw new InvalidRecordException(record.encodingError());
+    }
+    changes.parse(record.text(), out);
+  }
+
+  /**
+   * The row of a record of a format that is no changelog.
    *
    * @throws InvalidRecordException with the reason (column, value, rule), without the line
    */
   public RowData parse(InputRecord record) {
+    if (changes != null) {
+      throw new IllegalStateException(format.cliName() + " records are changes; parse them with parse(record, out)");
+    }
     if (record.encodingError() != null) {
       throw new InvalidRecordException(record.encodingError());
     }

@@ -120,9 +120,14 @@ public final class KartothekCubeSink {
     DataStream<RowData> union = null;
     for (int d = 0; d < config.datasetIds().size(); d++) {
       String id = config.datasetIds().get(d);
-      SingleOutputStreamOperator<RowData> tagged = byDatasetId.get(id)
+      DataStream<RowData> input = byDatasetId.get(id);
+      SingleOutputStreamOperator<RowData> tagged = input
           .map(new CubeRows.Tag(config, d), unionType)
           .name("Kartothek cube " + config.cube() + ": " + id);
+      if (config.datasets().get(d).hasPrimaryKey()) {
+        // Chained to the input (forward): a rebalance here would reorder the changes of a cell.
+        tagged.setParallelism(input.getParallelism());
+      }
       if (uid != null) {
         tagged.uid(uid + "-tag-" + id);
       }

@@ -46,6 +46,8 @@ import org.apache.flink.table.types.logical.RowType;
  * DataStream<RejectedRecord> rejected = sink.addTo(Map.of("seed", seedRows, "weather", weatherRows));
  * }</pre>
  *
+ * <p>{@link #changelog()} makes the streams changelogs upserted and deleted by cell.
+ *
  * <p>A job may write enrichments only: then the cube's seed must exist in the store (checked at
  * start) and {@link #seedDatasetId} names it when its id is not {@code seed}.
  */
@@ -56,6 +58,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
   private List<String> partitionColumns = List.of();
   private List<String> suppressIndexOn = List.of();
   private String seedDatasetId;
+  private boolean changelog;
   private final Map<String, RowType> datasets = new LinkedHashMap<>();
 
   KartothekCubeSinkBuilder(String cube) {
@@ -92,6 +95,17 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
   /** Dimension columns the seed gets no secondary index on (Kartothek's {@code suppress_index_on}). */
   public KartothekCubeSinkBuilder suppressIndexOn(String... columns) {
     this.suppressIndexOn = List.of(columns);
+    return this;
+  }
+
+  /**
+   * The streams are changelogs ({@code docs/cdc.md}): each dataset gets the primary key of its cells
+   * (its dimension columns, then the partition columns), {@code +I} and {@code +U} rows upsert a
+   * cell, {@code -D} rows delete it, {@code -U} rows are ignored, and a cell changed twice in one
+   * checkpoint is an upsert rather than a refused duplicate. Without it, the sink takes inserts only.
+   */
+  public KartothekCubeSinkBuilder changelog() {
+    this.changelog = true;
     return this;
   }
 
@@ -215,9 +229,14 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
         }
       }
       List<String> indexColumns = isSeed ? spec.indexedDimensionColumns() : List.of();
+      List<String> primaryKey = new ArrayList<>();
+      if (changelog) {
+        primaryKey.addAll(dimensions);
+        primaryKey.addAll(partitionColumns);
+      }
       configs.add(new KartothekSinkConfig(store, spec.datasetUuid(id), rowType, partitionColumns, indexColumns,
           compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, dimensions,
-          verifyFilesOlderThan, publishMinInterval, writerIdPrefix));
+          verifyFilesOlderThan, publishMinInterval, writerIdPrefix, primaryKey));
       ids.add(id);
     }
     CubeSinkConfig config = new CubeSinkConfig(cube, dimensionColumns, partitionColumns, seed,

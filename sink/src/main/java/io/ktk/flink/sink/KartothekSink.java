@@ -25,6 +25,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -85,6 +86,17 @@ import org.apache.flink.table.types.logical.RowType;
  * or at the end of the job (BATCH, or STREAMING without checkpoints); writer subtasks that finish
  * at different checkpoints each have their last batch committed with the next checkpoint.
  *
+ * <h2>With a primary key</h2>
+ *
+ * A sink built with {@link KartothekSinkBuilder#primaryKey} takes a changelog ({@code docs/cdc.md}):
+ * the stream is keyed by the hash of the key in front of the writers (its pre-write topology, so
+ * also behind {@code stream.sinkTo(sink)}), so the changes of a key are written in the order one
+ * upstream subtask sends them (all changes of a key must come from one subtask, in order, as for
+ * any upsert sink; the validation step of {@link #addTo} runs at the input's parallelism), each {@code +I}, {@code +U} and {@code -D} becomes a
+ * row of the checkpoint's part file of its partition, in arrival order, with the column {@code
+ * __ktk_deleted}, and {@code -U} rows are dropped. The first commit stores the key in the dataset's
+ * metadata.
+ *
  * <p>Use {@link #addTo} to add the sink (with a validation step that routes rejected records to
  * a dead-letter stream), or {@code stream.sinkTo(sink)} when the policy is FAIL.
  */
@@ -93,7 +105,8 @@ public final class KartothekSink
     implements Sink<RowData>,
         SupportsWriterState<RowData, WriterState>,
         SupportsCommitter<FileBatch>,
-        SupportsPreCommitTopology<FileBatch, FileBatch> {
+        SupportsPreCommitTopology<FileBatch, FileBatch>,
+        SupportsPreWriteTopology<RowData> {
   private static final long serialVersionUID = 1L;
 
   private final KartothekSinkConfig config;
@@ -141,6 +154,10 @@ public final class KartothekSink
     SingleOutputStreamOperator<RowData> valid = records
         .process(new RecordValidationFunction(config), records.getType())
         .name("Kartothek validation: " + config.dataset());
+    if (config.hasPrimaryKey()) {
+      // Chained to the input (forward): a rebalance here would reorder the changes of a key.
+      valid.setParallelism(records.getParallelism());
+    }
     // The validation step checked every record, so this sink's writers only route them.
     DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, maintenance, true, uid != null)).name("Kartothek: " + config.dataset());
     if (uid != null) {
@@ -179,6 +196,18 @@ public final class KartothekSink
   @Override
   public SimpleVersionedSerializer<FileBatch> getWriteResultSerializer() {
     return new FileBatchSerializer();
+  }
+
+  /**
+   * With a primary key, keys the records by its hash, so that all changes of a key reach one writer
+   * subtask in the order they were sent; without one, the records go to the writers as they come.
+   */
+  @Override
+  public DataStream<RowData> addPreWriteTopology(DataStream<RowData> records) {
+    if (!config.hasPrimaryKey()) {
+      return records;
+    }
+    return records.keyBy(new PrimaryKeyHash(config));
   }
 
   /** The aggregator at parallelism 1, then committer subtask 0 ({@link FileBatchAggregator#behind}). */

@@ -27,6 +27,7 @@ import org.apache.flink.table.types.logical.RowType;
  *     .dataset("events")
  *     .partitionBy("day")
  *     .indexBy("customer")
+ *     .primaryKey("id", "day")             // optional: a changelog upserted by key
  *     .compression(Compression.ZSTD)       // default SNAPPY
  *     .memoryBudget(MemorySize.parse("256mb"))
  *     .validationPolicy(ValidationPolicy.DEAD_LETTER)
@@ -40,6 +41,7 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
   private String dataset;
   private List<String> partitionColumns = List.of();
   private List<String> indexColumns = List.of();
+  private List<String> primaryKey = List.of();
 
   KartothekSinkBuilder(RowType rowType) {
     this.rowType = requireNonNull(rowType, "rowType is null");
@@ -83,6 +85,22 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
     return this;
   }
 
+  public KartothekSinkBuilder primaryKey(String... columns) {
+    return primaryKey(List.of(columns));
+  }
+
+  /**
+   * The dataset's primary key ({@code docs/cdc.md}); it must contain every partition column. With
+   * a key the sink takes a changelog: {@code +I} and {@code +U} rows upsert their key's row,
+   * {@code -D} rows delete it, {@code -U} rows are ignored; a null key column makes a record bad.
+   * The stream is keyed by the key in front of the writers (also behind {@code
+   * stream.sinkTo(sink)}), so all changes of a key are written in their order.
+   */
+  public KartothekSinkBuilder primaryKey(List<String> columns) {
+    this.primaryKey = List.copyOf(columns);
+    return this;
+  }
+
   /**
    * Applies options given as text, as in a SQL {@code WITH} clause: the keys of {@link
    * KartothekSinkOptions}, and store options with the prefix {@value
@@ -93,6 +111,7 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
     config.getOptional(KartothekSinkOptions.DATASET).ifPresent(this::dataset);
     config.getOptional(KartothekSinkOptions.PARTITION_COLUMNS).map(OptionKeys::names).ifPresent(this::partitionBy);
     config.getOptional(KartothekSinkOptions.INDEX_COLUMNS).map(OptionKeys::names).ifPresent(this::indexBy);
+    config.getOptional(KartothekSinkOptions.PRIMARY_KEY).map(OptionKeys::names).ifPresent(this::primaryKey);
     return this;
   }
 
@@ -113,7 +132,7 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
     }
     KartothekSinkConfig config = new KartothekSinkConfig(store, dataset, rowType, partitionColumns, indexColumns,
         compression, rowGroupSize.getBytes(), memoryBudget.getBytes(), validationPolicy, writeMode, List.of(),
-        verifyFilesOlderThan, publishMinInterval, writerIdPrefix);
+        verifyFilesOlderThan, publishMinInterval, writerIdPrefix, primaryKey);
     StoreChecks.whereReadable(config.store(), "dataset '" + dataset + "'",
         store -> DatasetContract.check(config, new LogReader(store, dataset).latestOrPublished()));
     return new KartothekSink(config, maintenance());

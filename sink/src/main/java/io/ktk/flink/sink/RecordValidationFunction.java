@@ -22,6 +22,7 @@ import org.apache.flink.util.OutputTag;
  * RecordValidator}): valid records pass on, a refused one goes to the side output {@link
  * #REJECTED} with its reason (policy DEAD_LETTER) or fails the job without restarts (policy
  * FAIL). Like the writer, it fails at start when the sink does not fit the committed dataset.
+ * With a primary key, the {@code -U} rows of a changelog stop here.
  */
 final class RecordValidationFunction extends ProcessFunction<RowData, RowData> {
   private static final long serialVersionUID = 1L;
@@ -52,7 +53,9 @@ final class RecordValidationFunction extends ProcessFunction<RowData, RowData> {
   @Override
   public void processElement(RowData row, Context context, Collector<RowData> out) {
     try {
-      validator.check(row);
+      if (validator.check(row) == RecordValidator.IGNORED) {
+        return; // a -U of a changelog: the +U after it carries the new row
+      }
     } catch (KtkValidationException e) {
       rejected.inc();
       if (config.validationPolicy() == ValidationPolicy.FAIL) {

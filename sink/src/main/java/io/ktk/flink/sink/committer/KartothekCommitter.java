@@ -2,7 +2,9 @@ package io.ktk.flink.sink.committer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.sink.committable.FileBatch;
+import io.ktk.flink.sink.compaction.CompactionSettings;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.sink.config.WriteMode;
 import io.ktk.flink.sink.maintenance.MaintenanceRunner;
@@ -20,6 +22,7 @@ import io.ktk.flink.state.commit.PublishedViewCheck;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.StoreRefusedException;
 import java.io.IOException;
@@ -33,6 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;
@@ -230,7 +235,8 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     if (publisher == null) {
       String name = String.join(", ", configs.keySet());
       ViewPublisher started = new ViewPublisher(storeFactory, viewChecks::get,
-          dataset -> configs.get(dataset).publishMinInterval(), clock, metrics, name);
+          dataset -> configs.get(dataset).publishMinInterval(), dataset -> foldSettings(configs.get(dataset)), clock,
+          metrics, name);
       publisher = started;
       if (maintenanceSettings.enabled()) {
         maintenance = new MaintenanceRunner(storeFactory, maintenanceSettings, viewChecks::get, started::committed,
@@ -238,6 +244,14 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       }
     }
     return publisher;
+  }
+
+  /** A fold before a publication writes files as the sink does (codec, row group size). */
+  private static CompactionSettings foldSettings(KartothekSinkConfig config) {
+    Configuration settings = new Configuration();
+    settings.set(KartothekSinkOptions.COMPRESSION, config.compression());
+    settings.set(KartothekSinkOptions.ROW_GROUP_SIZE, new MemorySize(config.rowGroupSizeBytes()));
+    return CompactionSettings.of(settings);
   }
 
   /** Waits until the views of every commit so far are published (tests). */
@@ -255,13 +269,17 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     change = change
         .withIndex(batch.indexColumns(), batch.index())
         .withWriter(batch.writerId(), batch.checkpointId());
-    if (cube == null) {
-      return change;
+    Map<String, JsonNode> metadata = new TreeMap<>();
+    if (config.hasPrimaryKey()) {
+      // The first commit stores the key (docs/cdc.md); the log refuses a key that differs from the dataset's.
+      metadata.put(PrimaryKey.METADATA_KEY, PrimaryKey.toJson(config.primaryKey()));
     }
-    Map<String, JsonNode> metadata = new TreeMap<>(
-        CubeMetadataKeys.datasetMetadata(cube, CubeNames.parse(batch.dataset()).datasetId()));
+    if (cube != null) {
+      metadata.putAll(CubeMetadataKeys.datasetMetadata(cube, CubeNames.parse(batch.dataset()).datasetId()));
+    }
     metadata.entrySet().removeIf(key -> key.getValue().equals(log.state().metadata().get(key.getKey())));
-    return change.withMetadata(metadata).withCubeTransaction(cube.name());
+    change = change.withMetadata(metadata);
+    return cube == null ? change : change.withCubeTransaction(cube.name());
   }
 
   private KartothekSinkConfig config(FileBatch batch) {

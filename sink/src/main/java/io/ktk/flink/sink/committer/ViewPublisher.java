@@ -1,5 +1,7 @@
 package io.ktk.flink.sink.committer;
 
+import io.ktk.flink.sink.compaction.CompactionSettings;
+import io.ktk.flink.sink.compaction.ViewFold;
 import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
@@ -25,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * sharing its {@link PublishedViewCheck} with the committer's, so neither takes the other's view
  * for another writer's.
  *
+ * <p>The view of a dataset with a primary key is folded before it is published ({@link ViewFold}):
+ * its partitions with change files are rewritten into files of one row per key, off the commit path.
+ *
  * <p>A failed publication is logged and counted and tried again (after a pause) until it succeeds
  * or the committer closes; it loses nothing, since the commits are in the log. {@link #close}
  * publishes what is pending and waits for it, so that a finished bounded job leaves the view at its
@@ -39,6 +44,8 @@ final class ViewPublisher implements AutoCloseable {
   private ObjectStore store;
   private final Function<String, PublishedViewCheck> viewChecks;
   private final Function<String, Duration> minIntervals;
+  /** Per dataset, how a fold before its publication writes files ({@link ViewFold}, datasets with a primary key). */
+  private final Function<String, CompactionSettings> foldSettings;
   private final Clock clock;
   private final CommitterMetrics metrics;
   private final Map<String, CommitLog> logs = new HashMap<>();
@@ -51,10 +58,12 @@ final class ViewPublisher implements AutoCloseable {
   private boolean busy;
 
   ViewPublisher(ObjectStoreFactory store, Function<String, PublishedViewCheck> viewChecks,
-      Function<String, Duration> minIntervals, Clock clock, CommitterMetrics metrics, String name) {
+      Function<String, Duration> minIntervals, Function<String, CompactionSettings> foldSettings, Clock clock,
+      CommitterMetrics metrics, String name) {
     this.storeFactory = store;
     this.viewChecks = viewChecks;
     this.minIntervals = minIntervals;
+    this.foldSettings = foldSettings;
     this.clock = clock;
     this.metrics = metrics;
     this.thread = new Thread(this::run, "Kartothek publisher: " + name);
@@ -157,7 +166,7 @@ final class ViewPublisher implements AutoCloseable {
       } else {
         log.refresh();
       }
-      long version = log.publish();
+      long version = ViewFold.publish(log, foldSettings.apply(dataset)); // a plain publish without a primary key
       lastPublished.put(dataset, clock.millis());
       metrics.published(version, (System.nanoTime() - start) / 1_000_000);
       LOG.debug("Dataset '{}': published the view of version {}", dataset, version);

@@ -1,5 +1,6 @@
 package io.ktk.flink.sink.compaction;
 
+import io.ktk.flink.state.commit.ChangeFiles;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.store.ObjectInfo;
@@ -105,9 +106,40 @@ final class CompactionPlanner {
     }
     List<PlannedOutput> outputs = new ArrayList<>();
     for (List<InputFile> run : taken) {
-      outputs.addAll(cut(run));
+      for (PlannedOutput output : cut(run)) {
+        // Compared by identity: the oldest file of the partition begins the output's rows.
+        outputs.add(new PlannedOutput(output.inputs(), output.inputs().get(0) == ordered.get(0)));
+      }
     }
     return Optional.of(new PartitionRewrite(partition, trigger, files.size(), bytesBefore, outputs));
+  }
+
+  /**
+   * The fold of a dataset with a primary key ({@code docs/cdc.md}): each partition of {@code state}
+   * that holds a change file ({@link ChangeFiles#isChangeFile}) is rewritten whole into one file,
+   * with one row per key and no deleted key; partitions without change files are left alone.
+   */
+  static CompactionPlan planFold(DatasetState state) {
+    Map<String, List<DataFile>> dirty = new LinkedHashMap<>();
+    for (DataFile file : state.files().values()) {
+      if (ChangeFiles.isChangeFile(file)) {
+        dirty.putIfAbsent(file.physicalPartition(), new ArrayList<>());
+      }
+    }
+    List<PartitionRewrite> rewrites = new ArrayList<>();
+    for (String partition : dirty.keySet()) {
+      List<InputFile> ordered = new ArrayList<>();
+      for (String label : state.labelsIn(partition)) {
+        DataFile file = state.files().get(label);
+        // A version the log does not know (older snapshots) counts as the oldest: the output's sequence stays valid.
+        ordered.add(new InputFile(file, Math.max(0, state.addedIn(label)), Math.max(0, file.bytes())));
+      }
+      ordered.sort(Comparator.comparingLong(InputFile::addedIn).thenComparing(InputFile::label));
+      long bytes = ordered.stream().mapToLong(InputFile::bytes).sum();
+      rewrites.add(new PartitionRewrite(partition, PartitionRewrite.Trigger.FOLD, ordered.size(), bytes,
+          List.of(new PlannedOutput(ordered, true))));
+    }
+    return new CompactionPlan(state.uuid(), state.version(), rewrites);
   }
 
   /** The maximal runs of consecutive whole version groups whose files are all small. */

@@ -71,6 +71,8 @@ public final class Compactor {
   private final CommitLog log;
   private final Clock clock;
   private final CompactionPlanner planner;
+  /** The rewrite the last commit of {@link #compact} made, for the fold's view ({@link ViewFold}). */
+  private DatasetChange lastCommitted;
 
   private Compactor(ObjectStore store, String uuid, CompactionSettings settings, CommitLog log, Clock clock) {
     this.store = store;
@@ -118,6 +120,11 @@ public final class Compactor {
 
   public String uuid() {
     return uuid;
+  }
+
+  /** The rewrite the last version {@link #compact} committed, or null when it committed none. */
+  DatasetChange lastCommitted() {
+    return lastCommitted;
   }
 
   public CompactionSettings settings() {
@@ -175,10 +182,11 @@ public final class Compactor {
 
   /**
    * Publishes the plateau view of the latest version (after compacting from outside the sink, so
-   * that plateau readers see the new files); returns the version it shows.
+   * that plateau readers see the new files), folded first for a dataset with a primary key ({@link
+   * ViewFold}); returns the version it shows.
    */
   public long publish() throws IOException {
-    return log.publish();
+    return ViewFold.publish(log, settings);
   }
 
   /** Consecutive rewrites of about {@code maxBytesPerCommit} bytes read each. */
@@ -238,7 +246,9 @@ public final class Compactor {
       return outcomes(batch, written, Outcome.FAILED, -1, message(failure));
     }
     try {
-      long version = log.commit(request(batch, written, layout).withWriterId(WRITER_ID)).version();
+      DatasetChange change = request(batch, written, layout).withWriterId(WRITER_ID);
+      long version = log.commit(change).version();
+      lastCommitted = change;
       LOG.info("Compaction of dataset '{}' in {}: version {} rewrote {} files ({} bytes) of {} partitions into {}",
           uuid, store.url(), version, batch.stream().mapToInt(PartitionRewrite::inputFiles).sum(),
           batch.stream().mapToLong(PartitionRewrite::inputBytes).sum(), batch.size(),

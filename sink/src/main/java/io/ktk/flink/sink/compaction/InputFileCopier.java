@@ -1,6 +1,7 @@
 package io.ktk.flink.sink.compaction;
 
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
@@ -40,11 +41,15 @@ final class InputFileCopier implements AutoCloseable {
   private final FlatCopier[] copiers;
   private final ColumnDescriptor[] descriptors;
   private final List<String> flatNames = new ArrayList<>();
+  /** Whether the dataset has a primary key: its change files' marker column is read, not copied, by a fold. */
+  private final boolean keyed;
 
-  InputFileCopier(ObjectStore store, String key, String source, List<OutputColumn> columns) throws IOException {
+  InputFileCopier(ObjectStore store, String key, String source, List<OutputColumn> columns, boolean keyed)
+      throws IOException {
     this.reader = ParquetRowsReader.open(store, key);
     this.source = source;
     this.columns = columns;
+    this.keyed = keyed;
     this.kinds = new Kind[columns.size()];
     this.copiers = new FlatCopier[columns.size()];
     this.descriptors = new ColumnDescriptor[columns.size()];
@@ -82,7 +87,8 @@ final class InputFileCopier implements AutoCloseable {
   private void checkNoOtherColumns(MessageType schema) {
     for (Type field : schema.getFields()) {
       String name = field.getName();
-      if (columns.stream().noneMatch(c -> c.field.getName().equals(name)) && !PANDAS_INDEX.matcher(name).matches()) {
+      if (columns.stream().noneMatch(c -> c.field.getName().equals(name)) && !PANDAS_INDEX.matcher(name).matches()
+          && !(keyed && name.equals(PrimaryKey.DELETED_COLUMN))) {
         throw new KtkValidationException("Cannot compact " + source + ": the file has column '" + name + "', which the "
             + "dataset's schema " + columns.stream().map(c -> c.field.getName()).toList() + " lacks; a rewrite "
             + "would drop its values");

@@ -1,7 +1,9 @@
 package io.ktk.flink.sink.compaction;
 
+import io.ktk.flink.sink.writer.DataFileFooter;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.parquet.ParquetCodecs;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.parquet.StoreOutputFile;
@@ -13,15 +15,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes one file of a rewrite: the rows of a {@link PlannedOutput}'s inputs, in order (for a cube
- * dataset without the rows a later row of the same cell supersedes, see {@link SupersededRows}),
- * with the dataset's committed schema, whatever physical types the inputs have.
+ * dataset, or one with a primary key, without the rows a later row of the same cell or key
+ * supersedes, see {@link SupersededRows}), with the dataset's committed schema, whatever physical
+ * types the inputs have. For a dataset with a primary key, an output that starts at the
+ * partition's oldest file also drops the deleted keys and is a plain data file; any other output is
+ * a change file, with the deletes and their marker column.
  *
  * <p>The file is written as {@code PartFileWriter} writes the sink's files (a {@link
  * ParquetFileWriter} over a {@link StoreOutputFile}, the sink's codec, version 1 data pages,
@@ -59,11 +66,17 @@ final class OutputFileWriter {
     String partition = output.inputs().get(0).file().physicalPartition();
     String label = partition.isEmpty() ? fileId : partition + "/" + fileId;
     String uuid = layout.uuid();
-    boolean[][][] keep = layout.cellColumns().isEmpty() ? null
-        : SupersededRows.keep(store, uuid, output.inputs(), layout.cellColumns());
+    // A dataset with a primary key: an output that starts at the partition's oldest file holds the
+    // partition's state (no deletes, no marker column); any other keeps its deletes, which may hide
+    // rows of older files, and stays a change file (docs/cdc.md).
+    boolean changeFile = layout.keyed() && !output.fromOldest();
+    boolean[][][] keep = !layout.deduplicates() ? null
+        : SupersededRows.keep(store, uuid, output.inputs(), layout.cellColumns(), layout.keyed() && !changeFile);
+    Schema schema = changeFile ? layout.changeSchema() : layout.dataSchema();
+    MessageType parquetSchema = changeFile ? ArrowParquetSchemas.toParquet(schema) : layout.parquetSchema();
 
     List<OutputColumn> columns = new ArrayList<>();
-    for (Field field : layout.dataSchema().getFields()) {
+    for (Field field : schema.getFields()) {
       boolean indexed = layout.indexColumns().contains(field.getName());
       columns.add(new OutputColumn(field, indexed ? new IndexCollector(field) : null,
           "dataset '" + uuid + "', file '" + label + "'"));
@@ -74,13 +87,14 @@ final class OutputFileWriter {
     long rowsIn = 0;
     long rowsOut = 0;
     try {
-      ParquetFileWriter fileWriter = options.startFileWriter(file, layout.parquetSchema(), properties);
+      ParquetFileWriter fileWriter = options.startFileWriter(file, parquetSchema, properties);
       ColumnChunkPageWriteStore pages = null;
       long groupRows = 0;
       for (int f = 0; f < output.inputs().size(); f++) {
         InputFile input = output.inputs().get(f);
         String source = "dataset '" + uuid + "', file '" + input.label() + "'";
-        try (InputFileCopier copier = new InputFileCopier(store, input.file().key(uuid), source, columns)) {
+        try (InputFileCopier copier = new InputFileCopier(store, input.file().key(uuid), source, columns,
+            layout.keyed())) {
           rowsIn += copier.rowCount();
           for (int g = 0; g < copier.rowGroups().size(); g++) {
             boolean[] kept = keep == null ? null : keep[f][g];
@@ -89,7 +103,7 @@ final class OutputFileWriter {
               continue;
             }
             if (pages == null) {
-              pages = startRowGroup(columns, copier, g, compressor);
+              pages = startRowGroup(columns, copier, g, compressor, parquetSchema);
             }
             copier.copy(g, kept);
             groupRows += rows;
@@ -110,8 +124,8 @@ final class OutputFileWriter {
         file.abort();
         return null;
       }
-      fileWriter.end(layout.footer());
-      DataFile written = new DataFile(label, rowsOut, fileWriter.getPos(), layout.dataSchema());
+      fileWriter.end(changeFile ? DataFileFooter.keyValues(schema) : layout.footer());
+      DataFile written = new DataFile(label, rowsOut, fileWriter.getPos(), schema);
       return new WrittenFile(written, output.sequence(), indexValues(columns, label), rowsIn, output.inputBytes());
     } catch (IOException | RuntimeException e) {
       file.abort();
@@ -122,11 +136,11 @@ final class OutputFileWriter {
   }
 
   private ColumnChunkPageWriteStore startRowGroup(List<OutputColumn> columns, InputFileCopier first, int rowGroup,
-      CompressionCodecFactory.BytesInputCompressor compressor) {
+      CompressionCodecFactory.BytesInputCompressor compressor, MessageType parquetSchema) {
     ParquetProperties properties = this.properties;
     ColumnChunkPageWriteStore pages = ColumnChunkPageWriteStore.builder()
         .withCompressorProvider(column -> compressor)
-        .withSchema(layout.parquetSchema())
+        .withSchema(parquetSchema)
         .withAllocator(properties.getAllocator())
         .withColumnIndexTruncateLength(properties.getColumnIndexTruncateLength())
         .withPageWriteChecksumEnabled(properties.getPageWriteChecksumEnabled())

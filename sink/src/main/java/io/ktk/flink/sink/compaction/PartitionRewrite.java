@@ -22,7 +22,12 @@ public record PartitionRewrite(
     /** It has a run of at least {@code compaction.min-input-files} small files. */
     MIN_INPUT_FILES,
     /** Its newest file is older than {@code compaction.idle-partition-after}. */
-    IDLE
+    IDLE,
+    /**
+     * It holds change files of a dataset with a primary key, folded into one file of its rows as of
+     * the version planned before the plateau view is published ({@code docs/cdc.md}).
+     */
+    FOLD
   }
 
   public PartitionRewrite {

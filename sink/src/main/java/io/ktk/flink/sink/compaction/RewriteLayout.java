@@ -5,12 +5,15 @@ import io.ktk.flink.sink.writer.DataFileFooter;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.schema.MessageType;
@@ -28,8 +31,11 @@ import org.apache.parquet.schema.MessageType;
  * @param footer the written files' footer key/value metadata
  * @param indexColumns the dataset's secondary index columns (partition columns among them too)
  * @param cellColumns for a cube dataset, its data columns that identify a cell: dimension columns
- *     and cube partition columns it stores in its files; empty for a plain dataset (nothing is
- *     de-duplicated)
+ *     and cube partition columns it stores in its files; for a dataset with a primary key, the
+ *     key's columns it stores in its files; empty for a plain dataset (nothing is de-duplicated)
+ * @param keyed whether the dataset has a primary key ({@code docs/cdc.md}): its files are merged by
+ *     key (also when every key column is a partition column, and {@code cellColumns} is empty),
+ *     and its change files carry {@value PrimaryKey#DELETED_COLUMN}
  */
 record RewriteLayout(
     String uuid,
@@ -39,7 +45,20 @@ record RewriteLayout(
     MessageType parquetSchema,
     Map<String, String> footer,
     Set<String> indexColumns,
-    List<String> cellColumns) {
+    List<String> cellColumns,
+    boolean keyed) {
+
+  /** Whether a rewrite keeps only the last row of each cell or key. */
+  boolean deduplicates() {
+    return keyed || !cellColumns.isEmpty();
+  }
+
+  /** The schema of a change file: the data columns and {@value PrimaryKey#DELETED_COLUMN}. */
+  Schema changeSchema() {
+    List<Field> fields = new ArrayList<>(dataSchema.getFields());
+    fields.add(Field.nullable(PrimaryKey.DELETED_COLUMN, ArrowType.Bool.INSTANCE));
+    return new Schema(fields);
+  }
 
   static RewriteLayout of(DatasetState state) {
     Schema schema = state.schema();
@@ -63,9 +82,15 @@ record RewriteLayout(
     }
     // A cube dataset without any dimension column of its own identifies no cells in its files.
     boolean hasDimension = columns(state, CubeMetadataKeys.DIMENSION_COLUMNS).stream().anyMatch(dataNames::contains);
+    Optional<List<String>> primaryKey = PrimaryKey.of(state.uuid(), state.metadata());
+    if (primaryKey.isPresent()) {
+      cells = primaryKey.get().stream().filter(dataNames::contains).toList();
+    } else if (!hasDimension) {
+      cells = List.of();
+    }
     return new RewriteLayout(state.uuid(), schema, List.copyOf(partitionKeys), dataSchema,
         ArrowParquetSchemas.toParquet(dataSchema), DataFileFooter.keyValues(dataSchema),
-        Set.copyOf(state.indexColumns()), hasDimension ? List.copyOf(cells) : List.of());
+        Set.copyOf(state.indexColumns()), List.copyOf(cells), primaryKey.isPresent());
   }
 
   /** A list-valued cube metadata key of the dataset; empty when absent. */

@@ -1,6 +1,7 @@
 package io.ktk.flink.sink.compaction;
 
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.rowformat.RowKeyMap;
 import io.ktk.flink.state.store.ObjectStore;
@@ -17,12 +18,14 @@ import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 
 /**
- * Which rows of a cube dataset's files a rewrite drops: of the rows of one cell (the same values
- * of the cell columns; partition columns are equal within a partition) in the files of one output,
- * all but the last in the order readers give them (file order, then row order). Readers keep that
+ * Which rows of a cube dataset's files (or a dataset's with a primary key) a rewrite drops: of the
+ * rows of one cell or key (the same values of its columns; partition columns are equal within a
+ * partition) in the files of one output, all but the last in the order readers give them (file
+ * order, then row order), and, where asked, a last row that deletes its key. Readers keep that
  * last row anyway, so dropping the others changes no answer and spares every reader the work.
  *
  * <p>Cells are told apart by their typed values (the values readers compare), written as bytes
@@ -36,18 +39,29 @@ final class SupersededRows {
   /**
    * Per input file, per row group, the rows to keep; null for a row group that keeps every row.
    *
-   * @param keys the cell columns the files hold (others are absent from every file of the dataset)
+   * @param keys the cell (or primary key) columns the files hold (others are absent from every
+   *     file of the dataset)
+   * @param dropDeletes for a dataset with a primary key whose rewrite starts at the partition's
+   *     oldest file: a key whose last row is a delete ({@value PrimaryKey#DELETED_COLUMN} true) keeps
+   *     no row at all, since no older file holds it ({@code docs/cdc.md})
    */
-  static boolean[][][] keep(ObjectStore store, String uuid, List<InputFile> inputs, List<String> keys)
-      throws IOException {
+  static boolean[][][] keep(ObjectStore store, String uuid, List<InputFile> inputs, List<String> keys,
+      boolean dropDeletes) throws IOException {
     RowKeyMap cells = new RowKeyMap(1024);
     KeyBytes key = new KeyBytes();
     List<int[]> cellIds = new ArrayList<>();
     List<int[]> groupRows = new ArrayList<>();
+    BitSet deleted = new BitSet();
     int total = 0;
     for (InputFile input : inputs) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, input.file().key(uuid))) {
-        List<String> present = keys.stream().filter(k -> reader.parquetSchema().containsField(k)).toList();
+        List<String> present = new ArrayList<>(keys.stream().filter(k -> reader.parquetSchema().containsField(k))
+            .toList());
+        int deletedAt = -1;
+        if (dropDeletes && reader.parquetSchema().containsField(PrimaryKey.DELETED_COLUMN)) {
+          deletedAt = present.size();
+          present.add(PrimaryKey.DELETED_COLUMN);
+        }
         int groups = reader.rowGroups().size();
         int[] counts = new int[groups];
         for (int g = 0; g < groups; g++) {
@@ -62,6 +76,9 @@ final class SupersededRows {
               key.add(at < 0 ? null : vectors.get(at), row, uuid, column);
             }
             ids[row] = cells.getOrAdd(key.bytes, 0, key.length);
+            if (deletedAt >= 0 && Boolean.TRUE.equals(vectors.get(deletedAt).get(row))) {
+              deleted.set(total + row);
+            }
           }
           cellIds.add(ids);
           total = Math.addExact(total, rows);
@@ -87,7 +104,7 @@ final class SupersededRows {
         boolean[] kept = new boolean[ids.length];
         boolean all = true;
         for (int i = 0; i < ids.length; i++, row++) {
-          kept[i] = last[ids[i]] == row;
+          kept[i] = last[ids[i]] == row && !deleted.get(row);
           all &= kept[i];
         }
         keep[f][g] = all ? null : kept;

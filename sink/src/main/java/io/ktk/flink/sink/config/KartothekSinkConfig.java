@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.PartitionValues;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import io.ktk.flink.state.types.FlinkArrowTypes;
 import java.io.Serializable;
@@ -42,6 +43,8 @@ import org.apache.flink.table.types.logical.RowType;
  *     KartothekSinkOptions#PUBLISH_MIN_INTERVAL})
  * @param writerIdPrefix put before the writer ids the sink generates ({@link
  *     KartothekSinkOptions#WRITER_ID_PREFIX}), empty for none
+ * @param primaryKey the dataset's primary key ({@code docs/cdc.md}), empty for none: with one, the
+ *     sink takes a changelog ({@code +I}, {@code +U} and {@code -D} rows upsert and delete by it)
  */
 @Internal
 public record KartothekSinkConfig(
@@ -58,7 +61,8 @@ public record KartothekSinkConfig(
     List<String> dimensionColumns,
     Duration verifyFilesOlderThan,
     Duration publishMinInterval,
-    String writerIdPrefix)
+    String writerIdPrefix,
+    List<String> primaryKey)
     implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Pattern WRITER_ID_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,64}");
@@ -88,6 +92,7 @@ public record KartothekSinkConfig(
       throw invalid(dataset, "the writer id prefix may hold up to 64 of the characters A-Z a-z 0-9 . _ -, not '"
           + writerIdPrefix + "'");
     }
+    primaryKey = List.copyOf(primaryKey);
     if (!DatasetKeys.isValidUuid(dataset)) {
       throw invalid(dataset, "the dataset uuid may hold only the characters a-z A-Z 0-9 + - _");
     }
@@ -104,6 +109,21 @@ public record KartothekSinkConfig(
       }
       checkKeyColumn(dataset, rowType, column, "dimension", new HashSet<>());
     }
+    checkPrimaryKey(dataset, rowType, partitionColumns, primaryKey);
+    if (!primaryKey.isEmpty() && writeMode != WriteMode.APPEND) {
+      throw invalid(dataset, "a sink with a primary key writes changes by key and needs the write mode APPEND, not "
+          + writeMode + " (replacing a partition by a checkpoint's changes would drop its other keys)");
+    }
+  }
+
+  /** The config without a primary key. */
+  public KartothekSinkConfig(ObjectStoreFactory store, String dataset, RowType rowType, List<String> partitionColumns,
+      List<String> indexColumns, Compression compression, long rowGroupSizeBytes, long memoryBudgetBytes,
+      ValidationPolicy validationPolicy, WriteMode writeMode, List<String> dimensionColumns,
+      Duration verifyFilesOlderThan, Duration publishMinInterval, String writerIdPrefix) {
+    this(store, dataset, rowType, partitionColumns, indexColumns, compression, rowGroupSizeBytes, memoryBudgetBytes,
+        validationPolicy, writeMode, dimensionColumns, verifyFilesOlderThan, publishMinInterval, writerIdPrefix,
+        List.of());
   }
 
   /** The config with the default {@code commit.verify-files-older-than}. */
@@ -155,6 +175,22 @@ public record KartothekSinkConfig(
     }
   }
 
+  private static void checkPrimaryKey(String dataset, RowType rowType, List<String> partitionColumns,
+      List<String> primaryKey) {
+    if (rowType.getFieldNames().contains(PrimaryKey.DELETED_COLUMN)) {
+      throw invalid(dataset, "column '" + PrimaryKey.DELETED_COLUMN + "' is reserved: it marks the deletes in the "
+          + "change files of a dataset with a primary key");
+    }
+    if (primaryKey.isEmpty()) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (String column : primaryKey) {
+      checkKeyColumn(dataset, rowType, column, "primary key", seen);
+    }
+    PrimaryKey.check(dataset, primaryKey, partitionColumns, FlinkArrowTypes.toSchema(rowType));
+  }
+
   private static void checkKeyColumn(String dataset, RowType rowType, String column, String role, Set<String> seen) {
     if (!rowType.getFieldNames().contains(column)) {
       throw invalid(dataset, role + " column '" + column + "' is not a column of " + rowType.getFieldNames());
@@ -198,6 +234,11 @@ public record KartothekSinkConfig(
     return new Schema(fields);
   }
 
+  /** Whether the sink writes a changelog by a primary key ({@code docs/cdc.md}). */
+  public boolean hasPrimaryKey() {
+    return !primaryKey.isEmpty();
+  }
+
   /** The declared Arrow fields of the partition columns, in label order. */
   public List<Field> partitionFields() {
     Schema declared = declaredSchema();
@@ -217,6 +258,7 @@ public record KartothekSinkConfig(
         + compression + ", rowGroupSizeBytes=" + rowGroupSizeBytes + ", memoryBudgetBytes=" + memoryBudgetBytes
         + ", validationPolicy=" + validationPolicy + ", writeMode=" + writeMode
         + (dimensionColumns.isEmpty() ? "" : ", dimensionColumns=" + dimensionColumns)
+        + (primaryKey.isEmpty() ? "" : ", primaryKey=" + primaryKey)
         + ", verifyFilesOlderThan=" + verifyFilesOlderThan + "}";
   }
 }

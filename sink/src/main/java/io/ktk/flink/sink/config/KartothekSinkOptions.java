@@ -50,6 +50,16 @@ public final class KartothekSinkOptions {
           .withDescription("Secondary index columns, separated by commas (Kartothek secondary_indices). Columns the dataset "
               + "already indexes are indexed whether listed or not.");
 
+  public static final ConfigOption<List<String>> PRIMARY_KEY =
+      key("primary-key")
+          .stringType()
+          .asList()
+          .defaultValues()
+          .withDescription("The dataset's primary key, columns separated by commas; it must contain every partition "
+              + "column. With a key the sink takes a changelog: +I and +U rows upsert the row of their key, -D rows "
+              + "delete it, -U rows are ignored (see docs/cdc.md). The key is stored in the dataset's metadata "
+              + "(ktk_primary_key) by the first commit. In SQL, PRIMARY KEY (...) NOT ENFORCED sets it.");
+
   public static final ConfigOption<Compression> COMPRESSION =
       key("compression")
           .enumType(Compression.class)
@@ -167,7 +177,7 @@ public final class KartothekSinkOptions {
 
   /** Every option, for factories that list what they accept. */
   public static List<ConfigOption<?>> all() {
-    return List.of(STORE, DATASET, PARTITION_COLUMNS, INDEX_COLUMNS, COMPRESSION, ROW_GROUP_SIZE, MEMORY_BUDGET,
+    return List.of(STORE, DATASET, PARTITION_COLUMNS, INDEX_COLUMNS, PRIMARY_KEY, COMPRESSION, ROW_GROUP_SIZE, MEMORY_BUDGET,
         VALIDATION_POLICY, WRITE_MODE, COMMIT_VERIFY_FILES_OLDER_THAN, PUBLISH_MIN_INTERVAL, WRITER_ID_PREFIX);
   }
 }

@@ -29,6 +29,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
@@ -50,6 +51,11 @@ import org.apache.flink.table.types.logical.RowType;
  *   'dataset' = 'events', 'index-columns' = 'id');
  * INSERT INTO events SELECT id, day, v FROM source;
  * }</pre>
+ *
+ * <p>{@code PRIMARY KEY (...) NOT ENFORCED} (or the option {@code 'primary-key'}) gives the dataset
+ * a primary key, and the table then takes an upsert changelog: an updating query ({@code INSERT
+ * INTO totals SELECT k, COUNT(*) FROM events GROUP BY k}) keeps one row per key ({@code
+ * docs/cdc.md}). On a cube's dataset the key must be its cell.
  *
  * <p>A cube's dataset takes its cube's dimension and partition columns from the store when the
  * cube exists ({@code 'dimension-columns'} is needed to create one). The validation policy
@@ -107,21 +113,36 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
     }
     List<String> partitionColumns = partitionKeys.isEmpty() ? optionKeys : partitionKeys;
     RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+    List<String> declaredKey = table.getResolvedSchema().getPrimaryKey()
+        .map(UniqueConstraint::getColumns).orElse(List.of());
     if (cube == null) {
       KartothekSinkBuilder builder = KartothekSink.forRowData(rowType)
           .options(builderOptions(table.getOptions(), KartothekSinkOptions.all()));
       builder.partitionBy(partitionColumns);
-      return new KartothekDynamicTableSink(SinkV2Provider.of(builder.build()), "dataset '" + dataset + "'", name);
+      List<String> keyOption = OptionKeys.names(config.get(KartothekSinkOptions.PRIMARY_KEY));
+      if (!declaredKey.isEmpty() && !keyOption.isEmpty() && !keyOption.equals(declaredKey)) {
+        throw new KtkValidationException(subject + "PRIMARY KEY " + declaredKey + " and '"
+            + KartothekSinkOptions.PRIMARY_KEY.key() + "' = " + keyOption + " disagree");
+      }
+      List<String> primaryKey = declaredKey.isEmpty() ? keyOption : declaredKey;
+      builder.primaryKey(primaryKey);
+      return new KartothekDynamicTableSink(SinkV2Provider.of(builder.build()), "dataset '" + dataset + "'", name,
+          !primaryKey.isEmpty());
     }
     if (!config.get(KartothekSinkOptions.INDEX_COLUMNS).isEmpty()) {
       throw new KtkValidationException(subject + "'index-columns' is for plain datasets; a cube's seed is indexed on "
           + "its dimension columns (see 'suppress-index-on')");
     }
-    return cubeSink(name, subject, cube, config, table.getOptions(), partitionColumns, rowType);
+    if (!config.get(KartothekSinkOptions.PRIMARY_KEY).isEmpty()) {
+      throw new KtkValidationException(subject + "'primary-key' is for plain datasets; a cube dataset's key is its "
+          + "cell (its dimension and partition columns): declare PRIMARY KEY (...) NOT ENFORCED on them to write a "
+          + "changelog");
+    }
+    return cubeSink(name, subject, cube, config, table.getOptions(), partitionColumns, rowType, declaredKey);
   }
 
   private static KartothekDynamicTableSink cubeSink(String name, String subject, String cube, ReadableConfig config,
-      Map<String, String> tableOptions, List<String> partitionColumns, RowType rowType) {
+      Map<String, String> tableOptions, List<String> partitionColumns, RowType rowType, List<String> declaredKey) {
     Map<String, String> storeOptions = new HashMap<>();
     tableOptions.forEach((key, value) -> {
       if (key.startsWith(KartothekSinkOptions.STORE_OPTION_PREFIX)) {
@@ -145,6 +166,7 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
     accepted.remove(KartothekSinkOptions.DATASET);
     accepted.remove(KartothekSinkOptions.INDEX_COLUMNS);
     accepted.remove(KartothekSinkOptions.PARTITION_COLUMNS);
+    accepted.remove(KartothekSinkOptions.PRIMARY_KEY);
     accepted.addAll(KartothekSinkOptions.cubeOnly());
     KartothekCubeSinkBuilder builder = KartothekCubeSink.forCube(cube).options(builderOptions(tableOptions, accepted));
     if (config.getOptional(KartothekSinkOptions.DIMENSION_COLUMNS).isEmpty()) {
@@ -161,9 +183,17 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
     } else {
       builder.seedDatasetId(seed).enrichment(id, rowType);
     }
+    if (!declaredKey.isEmpty()) {
+      builder.changelog();
+    }
     KartothekCubeSink sink = builder.build();
+    List<String> cellKey = sink.config().datasets().get(0).primaryKey();
+    if (!declaredKey.isEmpty() && !new HashSet<>(declaredKey).equals(new HashSet<>(cellKey))) {
+      throw new KtkValidationException(subject + "PRIMARY KEY " + declaredKey + " is not the cell of dataset " + id
+          + ", " + cellKey + " (its dimension and partition columns), which is the key of a cube dataset");
+    }
     return new KartothekDynamicTableSink(new CubeSinkProvider(sink, id), "dataset '"
-        + CubeNames.datasetUuid(cube, id) + "' of cube '" + cube + "'", name);
+        + CubeNames.datasetUuid(cube, id) + "' of cube '" + cube + "'", name, !declaredKey.isEmpty());
   }
 
   /** The options of {@code accepted} and the store's, as text for a builder. */

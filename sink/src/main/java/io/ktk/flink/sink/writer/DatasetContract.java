@@ -3,17 +3,19 @@ package io.ktk.flink.sink.writer;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.types.IncompatibleSchemaException;
 import io.ktk.flink.state.types.SchemaCompatibility;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 
 /**
  * What a sink and the dataset it writes must agree on, checked when a writer starts so that a
  * mismatch fails the job at once instead of at its first commit: the partition columns, the
  * declared row type against the committed schema (with the rules of {@link SchemaCompatibility}),
- * and the index columns. The committer checks the schema again at every commit, since another
+ * the index columns, and the primary key. The committer checks the schema again at every commit, since another
  * writer may have committed meanwhile.
  */
 @Internal
@@ -44,6 +46,7 @@ public final class DatasetContract {
           + dataset + "': the declared row type does not fit its committed schema (version " + committed.version()
           + "): " + reason);
     }
+    checkPrimaryKey(config, committed);
     List<String> indexColumns = new ArrayList<>(committed.indexColumns());
     for (String column : config.indexColumns()) {
       if (!committed.indexColumns().contains(column)) {
@@ -53,5 +56,28 @@ public final class DatasetContract {
       }
     }
     return indexColumns;
+  }
+
+  /**
+   * The sink declares the key the dataset has ({@code docs/cdc.md}), or the dataset has none and no
+   * rows yet: rows written without the key would not be merged by it, and rows written with a key
+   * to a dataset that has none would never be merged by its readers.
+   */
+  private static void checkPrimaryKey(KartothekSinkConfig config, DatasetState committed) {
+    String dataset = config.dataset();
+    Optional<List<String>> key = PrimaryKey.of(dataset, committed.metadata());
+    if (key.isPresent() && !key.get().equals(config.primaryKey())) {
+      throw new KtkValidationException("Cannot write to dataset '" + dataset + "': it has the primary key " + key.get()
+          + " (" + PrimaryKey.METADATA_KEY + "), but the sink declares "
+          + (config.hasPrimaryKey() ? "the primary key " + config.primaryKey() : "none")
+          + "; declare the dataset's key (primaryKey(...) on the builder, PRIMARY KEY (...) NOT ENFORCED in SQL) so "
+          + "that its rows are upserted by it");
+    }
+    if (key.isEmpty() && config.hasPrimaryKey() && !committed.files().isEmpty()) {
+      throw new KtkValidationException("Cannot write to dataset '" + dataset + "' with the primary key "
+          + config.primaryKey() + ": the dataset has no primary key and holds " + committed.files().size()
+          + " files already, whose rows nothing deduplicated by that key; a key is declared when a dataset is "
+          + "created");
+    }
   }
 }

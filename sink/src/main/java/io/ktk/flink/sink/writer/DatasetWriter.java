@@ -18,6 +18,7 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.BooleanType;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
@@ -36,6 +37,8 @@ final class DatasetWriter {
   private final Schema logicalSchema;
   private final MemoryBudget budget;
   private final ObjectStore store;
+  /** With a primary key, the mapping of each change to a row of the change files; null without one. */
+  private final ChangeRow changes;
   private final List<PartitionBuffer> buffers = new ArrayList<>();
   private final List<DataFile> pendingFiles = new ArrayList<>();
   private final Map<String, Map<IndexValue, Set<String>>> pendingIndex = new LinkedHashMap<>();
@@ -50,6 +53,7 @@ final class DatasetWriter {
     this.store = store;
     this.budget = budget;
     this.validator = new RecordValidator(config, indexColumns);
+    this.changes = config.hasPrimaryKey() ? new ChangeRow(config.rowType().getFieldNames(), config.primaryKey()) : null;
     this.layout = layout(config, indexColumns);
     this.logicalSchema = config.declaredSchema();
     ParquetWriteOptions options = ParquetWriteOptions.defaults()
@@ -71,6 +75,12 @@ final class DatasetWriter {
         fields.add(declared.getFields().get(pos));
       }
     }
+    if (config.hasPrimaryKey()) {
+      // The change files' last column, which ChangeRow adds behind the record's (docs/cdc.md).
+      positions.add(config.rowType().getFieldCount());
+      types.add(new BooleanType());
+      fields.add(ChangeRow.DELETED_FIELD);
+    }
     return new DataColumns(config.dataset(), config.rowType(), positions.stream().mapToInt(Integer::intValue).toArray(),
         types, fields, indexColumns.stream().mapToInt(config::position).toArray());
   }
@@ -85,10 +95,14 @@ final class DatasetWriter {
 
   /**
    * Checks the record (unless the validation step in front did) and appends it to its partition's
-   * buffer. @throws io.ktk.flink.state.KtkValidationException
+   * buffer; with a primary key, as a row of the change files (a {@code -U} is ignored). @throws
+   * io.ktk.flink.state.KtkValidationException
    */
   void append(RowData row) {
     int partition = recordsChecked ? validator.route(row) : validator.check(row);
+    if (partition == RecordValidator.IGNORED) {
+      return;
+    }
     while (buffers.size() <= partition) {
       buffers.add(null);
     }
@@ -97,7 +111,7 @@ final class DatasetWriter {
       buffer = new PartitionBuffer(validator.router().partition(partition), layout, budget);
       buffers.set(partition, buffer);
     }
-    buffer.append(row);
+    buffer.append(changes == null ? row : changes.of(row));
   }
 
   /** Gives back the arrays that buffers without rows keep for their next rows. */

@@ -30,6 +30,9 @@ final class IndexValues {
 
   /** Adds the row's value; returns the change of retained bytes to report. */
   long add(RowData row) {
+    if (row.isNullAt(position)) {
+      return 0; // a delete of a dataset with a primary key: its index columns are not written
+    }
     if (ids.idOf(row) < values.size()) {
       return 0;
     }

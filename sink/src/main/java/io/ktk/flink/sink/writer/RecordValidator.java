@@ -2,6 +2,7 @@ package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.state.KtkValidationException;
+import io.ktk.flink.state.types.InvalidValueException;
 import io.ktk.flink.state.types.KeyColumns;
 import io.ktk.flink.state.types.TimestampCoercion;
 import java.util.ArrayList;
@@ -18,8 +19,12 @@ import org.apache.flink.types.RowKind;
  * refused, with a {@link KtkValidationException} naming dataset, column, value and rule, when
  *
  * <ul>
- *   <li>it is not an insert ({@link RowKind#INSERT}): the datasets hold rows, not changes, and an
- *       update or delete written as a row would corrupt them silently;
+ *   <li>it is not an insert ({@link RowKind#INSERT}) and the sink has no primary key: the datasets
+ *       hold rows, not changes, and an update or delete written as a row would corrupt them
+ *       silently;
+ *   <li>with a primary key ({@code docs/cdc.md}): a key column is null; {@code -U} rows are not
+ *       refused but {@linkplain #IGNORED ignored}, and of a delete ({@code -D}) only the key is
+ *       checked (its other columns are not written);
  *   <li>a partition, dimension or index column is null (Kartothek's key rule, {@link KeyColumns});
  *   <li>a timestamp, also one inside a list or struct, has a sub-microsecond part or lies
  *       outside the microsecond range ({@link TimestampCoercion});
@@ -32,6 +37,9 @@ import org.apache.flink.types.RowKind;
  */
 @Internal
 public final class RecordValidator {
+  /** What {@link #check} and {@link #route} return for a row that is not written: a {@code -U} of a changelog. */
+  public static final int IGNORED = -1;
+
   private final String dataset;
   private final RowType rowType;
   private final int[] keyPositions;
@@ -42,6 +50,8 @@ public final class RecordValidator {
   private final int[] nestedPositions;
   private final RowData.FieldGetter[] nestedGetters;
   private final NestedTimestamps[] nestedChecks;
+  /** The positions of the primary key's columns; null without a key (inserts only). */
+  private final int[] primaryKeyPositions;
 
   /**
    * @param indexColumns the index columns in effect: those of the config and those the dataset
@@ -98,20 +108,38 @@ public final class RecordValidator {
         .toArray(RowData.FieldGetter[]::new);
     int[] partitionPositions = config.partitionColumns().stream().mapToInt(config::position).toArray();
     this.router = new PartitionRouter(dataset, rowType, partitionPositions, config.partitionFields());
+    this.primaryKeyPositions = config.hasPrimaryKey()
+        ? config.primaryKey().stream().mapToInt(config::position).toArray() : null;
   }
 
   /**
-   * Checks a record and returns the id of its partition.
+   * Checks a record and returns the id of its partition, or {@link #IGNORED} for a {@code -U} row
+   * of a sink with a primary key.
    *
    * @throws KtkValidationException when the record breaks a rule
    */
   public int check(RowData row) {
-    if (row.getRowKind() != RowKind.INSERT) {
-      RowKind kind = row.getRowKind();
+    RowKind kind = row.getRowKind();
+    if (primaryKeyPositions == null && kind != RowKind.INSERT) {
       throw new KtkValidationException("Cannot write to dataset '" + dataset + "': the row is a " + kind.shortString()
           + " (" + kind + ") row, and the sink writes inserts (+I) only; a changelog's updates and deletes would "
-          + "be stored as new rows. Write an insert-only stream (e.g. filter on the row kind, or convert the "
-          + "changelog to its final rows first)");
+          + "be stored as new rows. Declare the dataset's primary key (primaryKey(...) on the builder, PRIMARY KEY "
+          + "(...) NOT ENFORCED in SQL) to write a changelog, or write an insert-only stream");
+    }
+    if (primaryKeyPositions != null) {
+      if (kind == RowKind.UPDATE_BEFORE) {
+        return IGNORED;
+      }
+      for (int position : primaryKeyPositions) {
+        if (row.isNullAt(position)) {
+          throw new InvalidValueException("Cannot write to dataset '" + dataset + "': column '"
+              + rowType.getFieldNames().get(position) + "' is a primary key column and may not be null (in a "
+              + kind.shortString() + " (" + kind + ") row): a change without its key cannot be applied");
+        }
+      }
+      if (kind == RowKind.DELETE) {
+        return router.route(row); // its other columns are not written
+      }
     }
     for (int k = 0; k < keyPositions.length; k++) {
       if (row.isNullAt(keyPositions[k])) {
@@ -135,9 +163,13 @@ public final class RecordValidator {
 
   /**
    * The id of the partition of a record that passed {@link #check} already (in the validation step
-   * in front of the writer), without checking the rules again.
+   * in front of the writer), without checking the rules again; {@link #IGNORED} for a {@code -U}
+   * row of a sink with a primary key.
    */
   public int route(RowData row) {
+    if (primaryKeyPositions != null && row.getRowKind() == RowKind.UPDATE_BEFORE) {
+      return IGNORED;
+    }
     return router.route(row);
   }
 

@@ -10,6 +10,7 @@ import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
@@ -63,6 +64,22 @@ final class TestDataset {
         CubeMetadataKeys.DIMENSION_COLUMNS, json.valueToTree(dimensions),
         CubeMetadataKeys.PARTITION_COLUMNS, json.valueToTree(partitions));
     return this;
+  }
+
+  /**
+   * Makes the first commit give the dataset a primary key ({@code docs/cdc.md}); rows of change
+   * files then carry the delete flag after the schema's values ({@link #changeSchema()}).
+   */
+  TestDataset primaryKey(List<String> key) {
+    metadata = Map.of(PrimaryKey.METADATA_KEY, PrimaryKey.toJson(key));
+    return this;
+  }
+
+  /** The physical schema of change files: the data columns and {@code __ktk_deleted}. */
+  Schema changeSchema() {
+    List<Field> fields = new ArrayList<>(dataSchema().getFields());
+    fields.add(field(PrimaryKey.DELETED_COLUMN, ArrowType.Bool.INSTANCE));
+    return new Schema(fields);
   }
 
   /** The physical schema of the files: the schema without the partition columns. */
@@ -167,6 +184,9 @@ final class TestDataset {
   }
 
   int position(String column) {
+    if (column.equals(PrimaryKey.DELETED_COLUMN)) {
+      return schema.getFields().size(); // the value after the schema's in a change row
+    }
     for (int i = 0; i < schema.getFields().size(); i++) {
       if (schema.getFields().get(i).getName().equals(column)) {
         return i;

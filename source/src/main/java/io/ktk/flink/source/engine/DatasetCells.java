@@ -25,7 +25,8 @@ import java.util.Set;
  * kinds of plain datasets differ as that enum says: without a key ({@link RowMerge#NONE}) every
  * passing row is kept, in read order, and a file that lacks a read column is corrupt; with a
  * primary key ({@link RowMerge#UPSERTS}) a row whose {@value PrimaryKey#DELETED_COLUMN} is true
- * fails whatever the conditions say, so that its key has no row when it is the last.
+ * fails whatever the conditions say, so that its key has no row when it is the last. The same holds
+ * for the change files of a cube dataset written from a changelog: a deleted cell has no row.
  *
  * <p>Files are read in write order and rows in file order; of the rows of a key, the one read last
  * is kept (Kartothek's rule: the last written wins). The conditions are judged on that row: a cell

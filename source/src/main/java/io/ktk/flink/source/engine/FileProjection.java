@@ -14,8 +14,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * The columns to read from one data file of a dataset and where they go: {@code readable} are the
  * file's columns to read, in order; {@code slots[i]} is the position among them of the i-th wanted
  * column, or -1 when the file lacks it (it then reads as null, in a cube dataset); {@code deleted}
- * is the position of {@value PrimaryKey#DELETED_COLUMN} among them (a dataset with a primary key),
- * or -1.
+ * is the position of {@value PrimaryKey#DELETED_COLUMN} among them (a dataset with a primary key,
+ * or a cube dataset written from a changelog, whose key is its cell), or -1.
  *
  * <p>A file that lacks a key column does not belong to the dataset; a plain dataset's file that
  * lacks any wanted column is corrupt (a plain dataset's schema cannot gain columns): {@link
@@ -51,7 +51,8 @@ record FileProjection(List<String> readable, int[] slots, int deleted) {
           + "': it lacks columns " + missing + " of the committed schema");
     }
     int deleted = -1;
-    if (withDeletes && dataset.merge() == RowMerge.UPSERTS && present.contains(PrimaryKey.DELETED_COLUMN)) {
+    // a cube dataset written from a changelog has change files too: its deletes remove cells
+    if (withDeletes && dataset.merge() != RowMerge.NONE && present.contains(PrimaryKey.DELETED_COLUMN)) {
       deleted = readable.size();
       readable.add(PrimaryKey.DELETED_COLUMN);
     }

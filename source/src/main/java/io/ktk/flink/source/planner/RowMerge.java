@@ -7,7 +7,9 @@ package io.ktk.flink.source.planner;
  * <ul>
  *   <li>{@link #CELLS}: a cube dataset. The key is the dataset's dimension columns (within a
  *       partition); of the rows of a key the last-written one counts: the file added by the higher
- *       version, then the higher label, then the later row. Conditions judge that row.
+ *       version, then the higher label, then the later row. Conditions judge that row. A cube
+ *       dataset written from a changelog ({@code docs/cdc.md}) has change files: when the last row
+ *       of a cell has {@code __ktk_deleted} true, the cell has no row.
  *   <li>{@link #NONE}: a plain dataset without a primary key. Every row of every file counts, as
  *       stored; there is no key, nothing is merged, and rows keep the order they were read in.
  *   <li>{@link #UPSERTS}: a plain dataset with a primary key ({@code ktk_primary_key}). The key is

@@ -9,6 +9,7 @@ import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +68,8 @@ record DatasetTable(
       RowType declared, List<String> partitionKeys) {
     String subject = "Cannot create the source of table " + name + " (dataset '" + snapshot.uuid() + "'): ";
     List<String> keyNames = snapshot.partitionKeys().stream().map(Field::getName).toList();
+    // never null either: the primary key's columns (a writer refuses a change without its key)
+    List<String> primaryKey = PrimaryKey.of(snapshot.uuid(), snapshot.metadata()).orElse(List.of());
     List<Field> columns = new ArrayList<>();
     for (int i = 0; i < declared.getFieldCount(); i++) {
       String columnName = declared.getFieldNames().get(i);
@@ -76,10 +79,11 @@ record DatasetTable(
                   .collect(Collectors.joining(", ")) + ")"));
       LogicalType type = declared.getTypeAt(i);
       DeclaredColumns.checkType(subject, "dataset", column, type);
-      if (!type.isNullable() && column.isNullable() && !keyNames.contains(columnName)) {
+      if (!type.isNullable() && column.isNullable() && !keyNames.contains(columnName)
+          && !primaryKey.contains(columnName)) {
         throw new KtkValidationException(subject + "column '" + columnName + "' is declared NOT NULL, but the dataset's"
-            + " schema allows nulls in it; only partition columns " + keyNames + " and columns without nulls may be"
-            + " NOT NULL");
+            + " schema allows nulls in it; only partition columns " + keyNames + ", primary key columns "
+            + primaryKey + " and columns without nulls may be NOT NULL");
       }
       columns.add(column);
     }

@@ -129,6 +129,18 @@ public final class CommitLog {
     return publisher.publish(this);
   }
 
+  /**
+   * Publishes {@code view}, a state derived from one of this log's versions with files holding the
+   * same rows (a fold of a dataset with a primary key), as the plateau view ({@link
+   * PlateauPublisher#publishView}).
+   */
+  public void publishView(DatasetState view) throws IOException {
+    if (publisher == null) {
+      publisher = new PlateauPublisher();
+    }
+    publisher.publishView(this, view);
+  }
+
   /** Reads the versions committed by others since this instance last looked. */
   public DatasetState refresh() throws IOException {
     reader.catchUp(state);

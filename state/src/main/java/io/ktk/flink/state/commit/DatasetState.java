@@ -332,6 +332,35 @@ public final class DatasetState {
     return copy;
   }
 
+  /**
+   * A copy of this state, at the same version, whose files {@code removed} are replaced by {@code
+   * added}, which hold the same rows (with the schema {@code schema} when not null): the state a
+   * fold of this version shows plateau ({@code docs/cdc.md}). It is no version of the log: publish
+   * it, never commit on it.
+   *
+   * @param addedIn per added label, the version of the newest rows it holds
+   * @param index per index column, per value, the added labels holding it
+   */
+  public DatasetState withFilesReplaced(Collection<String> removed, Collection<DataFile> added,
+      Map<String, Long> addedIn, Map<String, Map<IndexValue, List<String>>> index, Schema schema) {
+    DatasetState view = copy();
+    for (String label : removed) {
+      view.files.remove(label);
+      view.addedIn.remove(label);
+    }
+    view.removeFromIndices(Set.copyOf(removed));
+    for (DataFile file : added) {
+      view.files.put(file.label(), file);
+      view.addedIn.put(file.label(), addedIn.getOrDefault(file.label(), version));
+    }
+    index.forEach((column, values) -> values.forEach((value, labels) -> view.indices
+        .computeIfAbsent(column, c -> new HashMap<>()).computeIfAbsent(value, v -> new TreeSet<>()).addAll(labels)));
+    if (schema != null) {
+      view.schema = schema;
+    }
+    return view;
+  }
+
   /** Restores a state from a snapshot's parts; used by the snapshot reader. */
   static DatasetState restore(
       String uuid,

@@ -68,8 +68,20 @@ public final class PlateauPublisher {
     }
   }
 
+  /**
+   * Publishes {@code view}, a state of the log's dataset that the caller derived from version {@code
+   * view.version()} with files holding the same rows (a fold, {@code docs/cdc.md}), and no newer
+   * version: the view of a dataset with a primary key lists folded files only.
+   */
+  public void publishView(CommitLog log, DatasetState view) throws IOException {
+    log.adoptForeignChanges();
+    publishedIndices.clear(); // a derived state's index may differ from the version's at the same version
+    publishVersion(log.store(), view, log.viewCheck());
+  }
+
   private void publishVersion(ObjectStore store, DatasetState state, PublishedViewCheck viewCheck)
       throws IOException {
+    ChangeFiles.checkNone(state);
     String uuid = state.uuid();
     Map<String, String> indexKeys = new TreeMap<>();
     for (String column : state.indexColumns()) {
