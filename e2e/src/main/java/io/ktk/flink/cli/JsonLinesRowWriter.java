@@ -1,7 +1,6 @@
 package io.ktk.flink.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -9,7 +8,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * JSON lines: one object per row, keys in column order, {@code null} for nulls, values as {@link
- * ValueFormat#write} writes them; lines end with LF.
+ * ValueFormat#appendJson} writes them; lines end with LF. Rows go into a buffer of many rows that
+ * goes to the writer when it fills or on {@link #flush}.
  *
  * <pre>
  * {"day":"2024-01-01","c":1,"s":null,"v":0.5}
@@ -17,31 +17,61 @@ import org.apache.arrow.vector.types.pojo.Field;
  * </pre>
  */
 final class JsonLinesRowWriter implements RowWriter {
-  private final List<Field> fields;
-  private final JsonGenerator json;
+  private static final int BUFFER_CHARS = 1 << 16;
 
-  JsonLinesRowWriter(PrintWriter out, List<Field> fields) throws IOException {
-    this.fields = List.copyOf(fields);
-    JsonFactory factory = new JsonFactory();
-    factory.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-    this.json = factory.createGenerator(out);
-    json.setRootValueSeparator(null);
+  private final PrintWriter out;
+  private final Field[] fields;
+  /** Per column, what comes before its value: {@code {"name":} or {@code ,"name":}, escaped once. */
+  private final char[][] keys;
+  private final TextBuffer lines = new TextBuffer(BUFFER_CHARS + 1024);
+
+  JsonLinesRowWriter(PrintWriter out, List<Field> fields) {
+    this.out = out;
+    this.fields = fields.toArray(Field[]::new);
+    this.keys = new char[this.fields.length][];
+    for (int i = 0; i < keys.length; i++) {
+      TextBuffer key = new TextBuffer(64);
+      key.append(i == 0 ? '{' : ',');
+      ValueFormat.appendJsonString(key, this.fields[i].getName());
+      key.append(':');
+      keys[i] = key.toString().toCharArray();
+    }
   }
 
   @Override
   public void write(Object[] row) throws IOException {
-    json.writeStartObject();
-    for (int i = 0; i < row.length; i++) {
-      Field field = fields.get(i);
-      json.writeFieldName(field.getName());
-      ValueFormat.write(json, field, row[i]);
+    if (row.length == 0) {
+      lines.append('{');
     }
-    json.writeEndObject();
-    json.writeRaw('\n');
+    for (int i = 0; i < row.length; i++) {
+      lines.append(keys[i]);
+      ValueFormat.appendJson(lines, fields[i], row[i]);
+    }
+    endLine();
+  }
+
+  @Override
+  public void write(TypedVector[] columns, int row) throws IOException {
+    if (columns.length == 0) {
+      lines.append('{');
+    }
+    for (int i = 0; i < columns.length; i++) {
+      lines.append(keys[i]);
+      ValueFormat.appendJson(lines, fields[i], columns[i], row);
+    }
+    endLine();
   }
 
   @Override
   public void flush() throws IOException {
-    json.flush();
+    lines.writeTo(out);
+    out.flush();
+  }
+
+  private void endLine() throws IOException {
+    lines.append('}').append('\n');
+    if (lines.length() >= BUFFER_CHARS) {
+      lines.writeTo(out);
+    }
   }
 }

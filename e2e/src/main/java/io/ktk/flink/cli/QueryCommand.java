@@ -7,6 +7,7 @@ import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -158,14 +159,18 @@ final class QueryCommand extends StoreCommand {
           if (left-- <= 0) {
             break read;
           }
-          if (!sink.write(batch.row(row).toArray())) {
+          if (!sink.write(batch, row)) {
             break read; // the reader of stdout went away: stop quietly
           }
         }
         progress.step();
       }
     } catch (UncheckedIOException e) {
+      sink.abandon();
       throw e.getCause();
+    } catch (Exception | Error e) {
+      sink.abandon();
+      throw e;
     }
     sink.finish(out);
     return Ktk.OK;
@@ -173,16 +178,21 @@ final class QueryCommand extends StoreCommand {
 
   /** Where the rows go, one at a time. */
   private interface RowSink {
-    /** Takes one row; false when nobody reads the output any more. */
-    boolean write(Object[] row) throws IOException;
+    /** Takes row {@code row} of the batch; false when nobody reads the output any more. */
+    boolean write(ResultBatch batch, int row) throws IOException;
 
     void finish(PrintWriter out) throws IOException;
+
+    /** The query failed: puts out what can stand on its own (the rows so far of a stream). */
+    default void abandon() throws IOException {}
   }
 
   /** CSV or JSON lines, written as the rows come. */
   private final class StreamSink implements RowSink {
     private final PrintWriter out;
     private final RowWriter writer;
+    private TypedVector[] columns = new TypedVector[0];
+    private ResultBatch columnsOf;
     private long written;
 
     StreamSink(PrintWriter out, List<Field> fields) throws IOException {
@@ -192,8 +202,15 @@ final class QueryCommand extends StoreCommand {
     }
 
     @Override
-    public boolean write(Object[] row) throws IOException {
-      writer.write(row);
+    public boolean write(ResultBatch batch, int row) throws IOException {
+      if (batch != columnsOf) {
+        columns = new TypedVector[batch.schema().getFields().size()];
+        for (int c = 0; c < columns.length; c++) {
+          columns[c] = batch.column(c);
+        }
+        columnsOf = batch;
+      }
+      writer.write(columns, row);
       if (++written % CHECK_INTERVAL == 0) {
         writer.flush();
         return !out.checkError();
@@ -203,6 +220,11 @@ final class QueryCommand extends StoreCommand {
 
     @Override
     public void finish(PrintWriter out) throws IOException {
+      writer.flush();
+    }
+
+    @Override
+    public void abandon() throws IOException {
       writer.flush();
     }
   }
@@ -223,7 +245,8 @@ final class QueryCommand extends StoreCommand {
     }
 
     @Override
-    public boolean write(Object[] row) {
+    public boolean write(ResultBatch batch, int index) {
+      Object[] row = batch.values(index);
       Object[] cells = new Object[row.length];
       for (int i = 0; i < row.length; i++) {
         cells[i] = row[i] == null ? null : ValueFormat.text(fields.get(i), row[i]);

@@ -135,8 +135,9 @@ final class ReadCommand extends StoreCommand {
           progress.step();
         }
       }
+    } finally {
+      writer.flush(); // the rows so far go out also when a file cannot be read
     }
-    writer.flush();
     return Ktk.OK;
   }
 }

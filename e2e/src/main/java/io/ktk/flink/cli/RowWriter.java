@@ -1,15 +1,25 @@
 package io.ktk.flink.cli;
 
+import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Field;
 
-/** Writes the rows {@code ktk read} streams, one at a time, in one of the output formats. */
+/**
+ * Writes the rows {@code ktk read} and {@code ktk query} stream, one at a time, in one of the
+ * output formats. Output may be buffered until {@link #flush}.
+ */
 interface RowWriter {
 
   /** Writes one row: one value per column, in column order; nulls are null. */
   void write(Object[] row) throws IOException;
+
+  /**
+   * Writes row {@code row} of the column vectors {@code columns} (one per column, in column
+   * order), as {@link #write(Object[])} writes the row of their typed values.
+   */
+  void write(TypedVector[] columns, int row) throws IOException;
 
   /** Flushes what is buffered; the underlying writer stays open. */
   void flush() throws IOException;

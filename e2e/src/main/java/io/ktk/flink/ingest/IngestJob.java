@@ -40,6 +40,9 @@ import org.apache.flink.table.types.logical.RowType;
  *  offset in state)   └──── dead letters ◄─────┘ ──► dead-letter part files (committed per checkpoint)
  * </pre>
  *
+ * <p>A changelog ({@code --format debezium-json}, {@code canal-json}) is parsed at parallelism 1,
+ * so that the changes of a key reach the sink in the input's order.
+ *
  * <p>The source checkpoints its byte offset, the sink commits one dataset version per checkpoint
  * and recognises replays, the dead letters are committed per checkpoint too: a restart (fixed
  * delay, {@value #RESTART_ATTEMPTS} attempts) or a resume from a retained checkpoint writes each
@@ -145,12 +148,17 @@ public final class IngestJob {
           .setParallelism(1);
     }
     RowType rowType = settings.parser().rowType();
-    SingleOutputStreamOperator<RowData> rows = records
-        .rebalance()
+    // A changelog's changes of one key must reach the sink in the order of the input (the last one
+    // wins), so they are parsed in one subtask; other records are spread over the parsers.
+    boolean changelog = settings.parser().format().isChangelog();
+    SingleOutputStreamOperator<RowData> rows = (changelog ? records.forward() : records.rebalance())
         .process(new ParseFunction(settings.parser(), settings.inputName(), settings.policy()),
             InternalTypeInfo.of(rowType))
         .name("parse " + settings.parser().format().name().toLowerCase(java.util.Locale.ROOT))
         .uid("ktk-ingest-parse");
+    if (changelog) {
+      rows.setParallelism(1);
+    }
     DataStream<RejectedRecord> rejected = settings.target().addTo(rows, settings.policy(), settings.writerIdPrefix(),
         "ktk-ingest-sink");
     if (settings.policy() == ValidationPolicy.DEAD_LETTER) {

@@ -7,9 +7,9 @@ import java.io.StringWriter;
  * One in-process run of {@link Ktk}: its exit code and what it wrote to stdout and stderr. No
  * terminal, so no progress and no questions, as in a script.
  */
-record KtkRun(int exitCode, String out, String err) {
+public record KtkRun(int exitCode, String out, String err) {
 
-  static KtkRun ktk(String... args) {
+  public static KtkRun ktk(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Ktk.run(new PrintWriter(out), new PrintWriter(err), Terminal.none(), args);

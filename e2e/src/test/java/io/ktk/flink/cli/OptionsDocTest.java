@@ -3,6 +3,7 @@ package io.ktk.flink.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.maintenance.MaintenanceOptions;
 import io.ktk.flink.sink.table.KartothekDynamicTableFactory;
 import io.ktk.flink.source.KartothekSourceOptions;
 import io.ktk.flink.source.catalog.KartothekCatalogFactory;
@@ -66,6 +67,10 @@ class OptionsDocTest {
     KartothekCatalogOptions.all().forEach(o -> options.putIfAbsent(o.key(), o));
     KartothekSinkOptions.all().forEach(o -> builder.add(o.key()));
     KartothekSinkOptions.cubeOnly().forEach(o -> builder.add(o.key()));
+    MaintenanceOptions.all().forEach(o -> {
+      options.putIfAbsent(o.key(), o);
+      builder.add(o.key());
+    });
     Set<String> cliOptions = cliOptionNames();
 
     List<String> rows = new ArrayList<>();

@@ -7,6 +7,7 @@ import io.ktk.flink.sink.committable.FileBatchSerializer;
 import io.ktk.flink.sink.committer.FileBatchAggregator;
 import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.sink.writer.CubeContract;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
@@ -44,9 +45,11 @@ final class CubeUnionSink
   private final CubeSinkConfig config;
   /** Whether the sink is given a uid, so that its aggregator gets one derived from it. */
   private final boolean hasUid;
+  private final MaintenanceSettings maintenance;
 
-  CubeUnionSink(CubeSinkConfig config, boolean hasUid) {
+  CubeUnionSink(CubeSinkConfig config, MaintenanceSettings maintenance, boolean hasUid) {
     this.config = requireNonNull(config, "config is null");
+    this.maintenance = requireNonNull(maintenance, "maintenance is null");
     this.hasUid = hasUid;
   }
 
@@ -71,7 +74,7 @@ final class CubeUnionSink
 
   @Override
   public Committer<FileBatch> createCommitter(CommitterInitContext context) {
-    return new KartothekCommitter(config.datasets(), config.spec(), context.metricGroup());
+    return new KartothekCommitter(config.datasets(), config.spec(), context.metricGroup(), maintenance);
   }
 
   @Override

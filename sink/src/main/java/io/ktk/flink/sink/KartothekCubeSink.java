@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.sink.config.CubeSinkConfig;
 import io.ktk.flink.sink.config.ValidationPolicy;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.state.KtkValidationException;
 import java.util.Map;
 import java.util.TreeMap;
@@ -59,8 +60,11 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 public final class KartothekCubeSink {
   private final CubeSinkConfig config;
 
-  KartothekCubeSink(CubeSinkConfig config) {
+  private final MaintenanceSettings maintenance;
+
+  KartothekCubeSink(CubeSinkConfig config, MaintenanceSettings maintenance) {
     this.config = requireNonNull(config, "config is null");
+    this.maintenance = requireNonNull(maintenance, "maintenance is null");
   }
 
   /** A builder of a sink of cube {@code cube}. */
@@ -133,7 +137,7 @@ public final class KartothekCubeSink {
         .keyBy(new CubeRows.ByCell())
         .process(new CubeValidationFunction(config), unionType)
         .name("Kartothek validation: cube " + config.cube());
-    DataStreamSink<RowData> sink = valid.sinkTo(new CubeUnionSink(config, uid != null)).name("Kartothek: cube " + config.cube());
+    DataStreamSink<RowData> sink = valid.sinkTo(new CubeUnionSink(config, maintenance, uid != null)).name("Kartothek: cube " + config.cube());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);

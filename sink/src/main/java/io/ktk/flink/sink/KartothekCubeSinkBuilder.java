@@ -76,6 +76,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
     options.remove(KartothekSinkOptions.DATASET);
     options.remove(KartothekSinkOptions.INDEX_COLUMNS);
     options.addAll(KartothekSinkOptions.cubeOnly());
+    options.addAll(io.ktk.flink.sink.maintenance.MaintenanceOptions.all());
     return options;
   }
 
@@ -250,7 +251,7 @@ public final class KartothekCubeSinkBuilder extends SinkSettingsBuilder<Kartothe
       }
       CubeContract.check(config.spec(), ids, configs, opened, committed);
     });
-    return new KartothekCubeSink(config);
+    return new KartothekCubeSink(config, maintenance());
   }
 
   private KtkValidationException invalid(String reason) {

@@ -7,6 +7,7 @@ import io.ktk.flink.sink.committable.FileBatchSerializer;
 import io.ktk.flink.sink.committer.FileBatchAggregator;
 import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
 import io.ktk.flink.sink.writer.WriterStateSerializer;
@@ -113,13 +114,16 @@ public final class KartothekSink
   private final boolean recordsChecked;
   /** Whether {@link #addTo} gives the sink a uid, so that its aggregator gets one derived from it. */
   private final boolean hasUid;
+  private final MaintenanceSettings maintenance;
 
-  KartothekSink(KartothekSinkConfig config) {
-    this(config, false, false);
+  KartothekSink(KartothekSinkConfig config, MaintenanceSettings maintenance) {
+    this(config, maintenance, false, false);
   }
 
-  private KartothekSink(KartothekSinkConfig config, boolean recordsChecked, boolean hasUid) {
+  private KartothekSink(KartothekSinkConfig config, MaintenanceSettings maintenance, boolean recordsChecked,
+      boolean hasUid) {
     this.config = requireNonNull(config, "config is null");
+    this.maintenance = requireNonNull(maintenance, "maintenance is null");
     this.recordsChecked = recordsChecked;
     this.hasUid = hasUid;
   }
@@ -155,7 +159,7 @@ public final class KartothekSink
       valid.setParallelism(records.getParallelism());
     }
     // The validation step checked every record, so this sink's writers only route them.
-    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, true, uid != null)).name("Kartothek: " + config.dataset());
+    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, maintenance, true, uid != null)).name("Kartothek: " + config.dataset());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);
@@ -181,7 +185,7 @@ public final class KartothekSink
 
   @Override
   public Committer<FileBatch> createCommitter(CommitterInitContext context) {
-    return new KartothekCommitter(config, context.metricGroup());
+    return new KartothekCommitter(List.of(config), null, context.metricGroup(), maintenance);
   }
 
   @Override

@@ -54,7 +54,9 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
 
   @Override
   List<ConfigOption<?>> acceptedOptions() {
-    return KartothekSinkOptions.all();
+    List<ConfigOption<?>> options = new java.util.ArrayList<>(KartothekSinkOptions.all());
+    options.addAll(io.ktk.flink.sink.maintenance.MaintenanceOptions.all());
+    return options;
   }
 
   /** The uuid of the dataset; it is created by the first commit if it does not exist. */
@@ -133,6 +135,6 @@ public final class KartothekSinkBuilder extends SinkSettingsBuilder<KartothekSin
         verifyFilesOlderThan, publishMinInterval, writerIdPrefix, primaryKey);
     StoreChecks.whereReadable(config.store(), "dataset '" + dataset + "'",
         store -> DatasetContract.check(config, new LogReader(store, dataset).latestOrPublished()));
-    return new KartothekSink(config);
+    return new KartothekSink(config, maintenance());
   }
 }

@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
+import io.ktk.flink.sink.maintenance.MaintenanceOptions;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 
@@ -39,6 +41,8 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
   Duration verifyFilesOlderThan = KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN.defaultValue();
   Duration publishMinInterval = KartothekSinkOptions.PUBLISH_MIN_INTERVAL.defaultValue();
   String writerIdPrefix = KartothekSinkOptions.WRITER_ID_PREFIX.defaultValue();
+  /** The maintenance options given ({@link MaintenanceOptions}); defaults for the others. */
+  final Configuration maintenanceOptions = new Configuration();
 
   SinkSettingsBuilder() {}
 
@@ -124,6 +128,21 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
   }
 
   /**
+   * Turns off the maintenance the sink runs while the job runs (compaction, expiry of old log
+   * versions, garbage collection; {@link MaintenanceOptions}), e.g. when a separate maintenance job
+   * or {@code ktk compact} / {@code expire} / {@code gc} keep the dataset healthy.
+   */
+  public B withoutMaintenance() {
+    maintenanceOptions.set(MaintenanceOptions.ENABLED, false);
+    return self();
+  }
+
+  /** The maintenance settings of the options given so far (checked). */
+  MaintenanceSettings maintenance() {
+    return MaintenanceSettings.of(maintenanceOptions);
+  }
+
+  /**
    * Applies the shared options given as text (as in a SQL {@code WITH} clause): {@code store} with
    * the store options under the prefix {@value KartothekSinkOptions#STORE_OPTION_PREFIX}, and the
    * write and commit settings. Options not given keep their current value.
@@ -159,6 +178,12 @@ public abstract class SinkSettingsBuilder<B extends SinkSettingsBuilder<B>> {
     config.getOptional(KartothekSinkOptions.COMMIT_VERIFY_FILES_OLDER_THAN).ifPresent(this::verifyFilesOlderThan);
     config.getOptional(KartothekSinkOptions.PUBLISH_MIN_INTERVAL).ifPresent(this::publishMinInterval);
     config.getOptional(KartothekSinkOptions.WRITER_ID_PREFIX).ifPresent(this::writerIdPrefix);
+    for (ConfigOption<?> option : MaintenanceOptions.all()) {
+      if (options.containsKey(option.key())) {
+        maintenanceOptions.setString(option.key(), options.get(option.key()));
+      }
+    }
+    MaintenanceSettings.of(maintenanceOptions); // checks the values now, not in the task
     return config;
   }
 }

@@ -27,7 +27,8 @@ import org.apache.flink.core.execution.JobClient;
  * and the test knows the table after the first {@code n} records ({@link Reference}). Sampled
  * versions of the log (merged by key, {@link ChangeLogReader}) and sampled published views (read by
  * pyarrow, pandas and DuckDB, {@link PublishedViews}) must hold the table at their checkpoint, and
- * the last of each the table after the whole input.
+ * the last of each the table after the whole input; so must every other sampled version, and the
+ * latest, read through the Flink source and SQL ({@link ProjectReaders}).
  */
 final class ChangelogChecks {
   private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
@@ -60,15 +61,19 @@ final class ChangelogChecks {
       versions.add(v);
     }
     int checked = 0;
+    Map<Long, Long> prefixes = new java.util.TreeMap<>();
     for (long v : versions) {
       Optional<Long> prefix = prefixAt(store, uuid, name, v);
       if (prefix.isPresent()) {
         Changelogs.assertTable("the log of " + uuid + " at version " + v, ChangeLogReader.read(store, uuid, v, columns),
             reference.after(prefix.get()));
+        prefixes.put(v, prefix.get());
         checked++;
       }
     }
     assertThat(checked).as("sampled versions of the log checked").isGreaterThanOrEqualTo(versions.size() / 2);
+    prefixes.put(latest.version(), total);
+    assertProjectReaders(root.toUri().toString(), uuid, prefixes, reference, columns, key);
 
     assertThat(seen).as("views published").isNotEmpty();
     View last = seen.get(seen.size() - 1);
@@ -91,6 +96,29 @@ final class ChangelogChecks {
     PublishedViews.assertViews(root, known, columns, key, expected, work);
     System.out.println(uuid + ": " + total + " records, " + latest.version() + " versions, " + checked
         + " versions of the log and " + known.size() + " published views checked");
+  }
+
+  /**
+   * The Flink source and SQL read every other sampled version (and the latest) as the reference
+   * has it: each a Flink job, so not all of them.
+   */
+  private static void assertProjectReaders(String url, String uuid, Map<Long, Long> prefixes, Reference reference,
+      List<String> columns, List<String> key) throws IOException {
+    List<Long> versions = new ArrayList<>(prefixes.keySet());
+    for (int i = versions.size() - 1; i >= 0; i -= 2) {
+      long v = versions.get(i);
+      Map<List<Object>, List<Object>> expected = reference.after(prefixes.get(v));
+      try {
+        Changelogs.assertTable("the Flink source over " + uuid + " at version " + v,
+            ProjectReaders.bySource(url, uuid, v, columns, key), expected);
+        Changelogs.assertTable("SQL over " + uuid + " at version " + v,
+            ProjectReaders.bySql(url, uuid, v, columns, key), expected);
+      } catch (IOException | RuntimeException | Error e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IOException("Cannot read " + uuid + " at version " + v, e);
+      }
+    }
   }
 
   /** How many input records the version holds: those before the barrier of its checkpoint. */

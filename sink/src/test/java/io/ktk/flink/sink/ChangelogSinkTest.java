@@ -63,6 +63,39 @@ class ChangelogSinkTest {
   }
 
   /**
+   * The sink's maintenance compacts a dataset with a primary key while the job runs, merging by
+   * key: the publications (whose folds are rewrites too) are held back to the first commit and the
+   * end, so the other rewrites are the maintenance's, and every sampled version of the log still
+   * holds the table of its checkpoint.
+   */
+  @Test
+  void maintenanceInTheJobCompactsByKey() throws Exception {
+    String name = "maintained-" + System.nanoTime();
+    List<GenericRowData> changes = Changelogs.register(name, 11, 2_000, 3, 20_000);
+    String url = dir.resolve("store").toUri().toString();
+    try (PublishedViews views = new PublishedViews(ObjectStoreFactory.of(url, Map.of()), "cdc")) {
+      StreamExecutionEnvironment env = Jobs.streaming(2, "100ms");
+      source(env, name, changes.size(), 30).sinkTo(sink(url)
+          .publishMinInterval(Duration.ofHours(1))
+          .options(Map.of("maintenance.interval", "200ms", "compaction.min-input-files", "3"))
+          .build());
+      env.execute("changelog with maintenance");
+      views.close();
+      try (ObjectStore store = ObjectStoreFactory.of(url, Map.of()).open()) {
+        long latest = new LogReader(store, "cdc").latest().version();
+        long rewrites = 0;
+        for (long v = 1; v <= latest; v++) {
+          if (new LogReader(store, "cdc").at(v).lastRewriteVersion() == v) {
+            rewrites++;
+          }
+        }
+        assertThat(rewrites).as("rewrites besides the folds of the first and the last publication").isGreaterThan(2);
+      }
+      assertTables(url, name, changes, views.views());
+    }
+  }
+
+  /**
    * The CDC stream of the issue: 100,000 keys in 6 partitions, inserts, updates, deletes,
    * re-inserts and bursts on hot keys; five failures injected; the first job cancelled halfway and
    * the second restored from its retained checkpoint. {@code -Dktk.cdc.records=N} changes the

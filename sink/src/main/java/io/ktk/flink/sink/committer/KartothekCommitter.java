@@ -7,6 +7,8 @@ import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.config.KartothekSinkOptions;
 import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.sink.config.WriteMode;
+import io.ktk.flink.sink.maintenance.MaintenanceRunner;
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
 import io.ktk.flink.state.KtkValidationException;
@@ -95,10 +97,22 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   private final Map<String, PublishedViewCheck> viewChecks = new HashMap<>();
   private ObjectStore store;
   private final Map<String, CommitLog> logs = new HashMap<>();
+  private final MaintenanceSettings maintenanceSettings;
+  private final MetricGroup metricGroup;
   private ViewPublisher publisher;
+  private MaintenanceRunner maintenance;
 
   public KartothekCommitter(KartothekSinkConfig config, MetricGroup metricGroup) {
     this(List.of(config), null, metricGroup);
+  }
+
+  /**
+   * A committer of the datasets of {@code configs} (of cube {@code cube}, or null) that runs the
+   * sink's maintenance ({@link MaintenanceRunner}) besides.
+   */
+  public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup,
+      MaintenanceSettings maintenance) {
+    this(configs, cube, metricGroup, Clock.systemUTC(), maintenance);
   }
 
   /**
@@ -111,6 +125,14 @@ public final class KartothekCommitter implements Committer<FileBatch> {
 
   /** As above, with the clock that tells a batch's age and when to publish (tests control it). */
   public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup, Clock clock) {
+    this(configs, cube, metricGroup, clock, MaintenanceSettings.disabled());
+  }
+
+  /** As above, with maintenance. */
+  public KartothekCommitter(List<KartothekSinkConfig> configs, CubeSpec cube, MetricGroup metricGroup, Clock clock,
+      MaintenanceSettings maintenance) {
+    this.maintenanceSettings = maintenance;
+    this.metricGroup = metricGroup;
     configs.forEach(config -> this.configs.put(config.dataset(), config));
     this.storeFactory = configs.get(0).store();
     this.cube = cube;
@@ -189,6 +211,9 @@ public final class KartothekCommitter implements Committer<FileBatch> {
         String dataset = request.getCommittable().dataset();
         metrics.committed(committed.get(dataset), (System.nanoTime() - start) / 1_000_000);
         publisher().committed(dataset);
+        if (maintenance != null) {
+          maintenance.committed(dataset);
+        }
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
@@ -203,11 +228,18 @@ public final class KartothekCommitter implements Committer<FileBatch> {
     }
   }
 
-  /** The publisher of the views, started with the first commit. */
+  /** The publisher of the views, started with the first commit, and with it the maintenance. */
   private ViewPublisher publisher() {
     if (publisher == null) {
-      publisher = new ViewPublisher(storeFactory, viewChecks::get, dataset -> configs.get(dataset).publishMinInterval(),
-          dataset -> foldSettings(configs.get(dataset)), clock, metrics, String.join(", ", configs.keySet()));
+      String name = String.join(", ", configs.keySet());
+      ViewPublisher started = new ViewPublisher(storeFactory, viewChecks::get,
+          dataset -> configs.get(dataset).publishMinInterval(), dataset -> foldSettings(configs.get(dataset)), clock,
+          metrics, name);
+      publisher = started;
+      if (maintenanceSettings.enabled()) {
+        maintenance = new MaintenanceRunner(storeFactory, maintenanceSettings, viewChecks::get, started::committed,
+            clock, metricGroup, name);
+      }
     }
     return publisher;
   }
@@ -290,12 +322,16 @@ public final class KartothekCommitter implements Committer<FileBatch> {
   @Override
   public void close() throws IOException {
     try {
+      if (maintenance != null) {
+        maintenance.close(); // before the publisher: a compaction it commits is then published
+      }
       if (publisher != null) {
         publisher.close();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      maintenance = null;
       publisher = null;
       release();
     }

@@ -30,7 +30,8 @@ public record CompactionSettings(
     long maxBytesPerCommit,
     int parallelism,
     Compression compression,
-    long rowGroupSize) {
+    long rowGroupSize)
+    implements java.io.Serializable {
 
   public CompactionSettings {
     requireNonNull(idlePartitionAfter, "idlePartitionAfter is null");

@@ -108,13 +108,14 @@ public final class Compactor {
   }
 
   /**
-   * A compactor that commits through {@code log}, an open log of an existing dataset (so that its
-   * commits and the caller's publications share the log's view check).
+   * A compactor that commits through {@code log} (whose state it moves forward), for a caller that
+   * keeps one log per dataset for several tasks (the sink's maintenance).
    */
-  public static Compactor of(CommitLog log, CompactionSettings settings) {
+  public static Compactor of(CommitLog log, CompactionSettings settings, Clock clock) {
     requireNonNull(log, "log is null");
     requireNonNull(settings, "settings is null");
-    return new Compactor(log.store(), log.uuid(), settings, log, Clock.systemUTC());
+    requireNonNull(clock, "clock is null");
+    return new Compactor(log.store(), log.uuid(), settings, log, clock);
   }
 
   public String uuid() {

@@ -7,6 +7,7 @@ import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.metadata.PrimaryKey;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +44,7 @@ public final class ViewFold {
     if (!latest.exists() || PrimaryKey.of(latest.uuid(), latest.metadata()).isEmpty()) {
       return log.publish();
     }
-    Compactor compactor = Compactor.of(log, settings.withMaxBytesPerCommit(Long.MAX_VALUE));
+    Compactor compactor = Compactor.of(log, settings.withMaxBytesPerCommit(Long.MAX_VALUE), Clock.systemUTC());
     for (int attempt = 1; ; attempt++) {
       DatasetState base = log.refresh().copy();
       CompactionPlan plan = CompactionPlanner.planFold(base);

@@ -5,9 +5,10 @@ import io.ktk.flink.sink.KartothekCubeSinkBuilder;
 import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.sink.KartothekSinkBuilder;
 import io.ktk.flink.sink.config.KartothekSinkOptions;
+import io.ktk.flink.sink.maintenance.MaintenanceOptions;
 import io.ktk.flink.sink.config.ValidationPolicy;
 import io.ktk.flink.state.KtkValidationException;
-import io.ktk.flink.state.config.ConnectorOptionKeys;
+import io.ktk.flink.state.store.ConnectorOptionKeys;
 import io.ktk.flink.state.config.OptionKeys;
 import io.ktk.flink.state.dataset.StoredCubes;
 import io.ktk.flink.state.metadata.CubeNames;
@@ -78,6 +79,7 @@ public final class KartothekDynamicTableFactory implements DynamicTableSinkFacto
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
     Set<ConfigOption<?>> optional = new LinkedHashSet<>(KartothekSinkOptions.table());
+    optional.addAll(MaintenanceOptions.all());
     optional.removeAll(requiredOptions());
     return optional;
   }

@@ -2,6 +2,7 @@ package io.ktk.flink.sink.writer;
 
 import io.ktk.flink.state.parquet.ArrowParquetSchemas;
 import java.util.Arrays;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -14,8 +15,8 @@ import org.apache.parquet.io.api.Binary;
 /**
  * Column buffers of byte-valued Parquet types: BINARY (strings, binary) as one byte array with
  * the end offset of each value, FIXED_LEN_BYTE_ARRAY (decimals) as one byte array of fixed-width
- * values. The arrays are never overwritten (released ones are dropped, not reused), so values are
- * handed to Parquet without copying.
+ * values. The arrays are overwritten only after the file their values went into is complete (a
+ * buffer is cleared after its file is written), so values are handed to Parquet without copying.
  */
 final class BytesColumns {
   private BytesColumns() {}
@@ -24,6 +25,8 @@ final class BytesColumns {
   abstract static class Variable extends ColumnBuffer {
     private byte[] data = new byte[0];
     private int[] ends = new int[0];
+    /** Bytes held when last released, as {@link ColumnBuffer#grownValues} remembers values. */
+    private int dataHint;
 
     Variable(Account account) {
       super(account);
@@ -32,7 +35,7 @@ final class BytesColumns {
     /** Makes room for a value of {@code length} bytes and returns where it starts. */
     final int reserve(int length) {
       if (count == ends.length) {
-        int capacity = grown(ends.length);
+        int capacity = grownValues(ends.length);
         account.grew(4L * (capacity - ends.length));
         ends = Arrays.copyOf(ends, capacity);
       }
@@ -42,7 +45,9 @@ final class BytesColumns {
         if (end > Integer.MAX_VALUE - 8) {
           throw new IllegalStateException("Cannot buffer more than 2 GiB of one column of one partition");
         }
-        int capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, Math.max(64L, 2L * data.length)));
+        long hinted = data.length == 0 ? dataHint + dataHint / 8 : 0;
+        int capacity = (int) Math.min(Integer.MAX_VALUE - 8,
+            Math.max(Math.max(end, hinted), Math.max(64L, 2L * data.length)));
         account.grew(capacity - data.length);
         data = Arrays.copyOf(data, capacity);
       }
@@ -75,12 +80,24 @@ final class BytesColumns {
     }
 
     @Override
+    final FlatValues flatValues() {
+      return new FlatValues.Bytes(data, ends);
+    }
+
+    @Override
+    final long usedBytes() {
+      return (count == 0 ? 0 : ends[count - 1]) + 4L * count;
+    }
+
+    @Override
     final long valueBytes() {
       return data.length + 4L * ends.length;
     }
 
     @Override
     final void releaseValues() {
+      int used = count == 0 ? 0 : ends[count - 1];
+      dataHint = (int) Math.min(used, (long) MAX_HINT * 32);
       data = new byte[0];
       ends = new int[0];
     }
@@ -99,7 +116,13 @@ final class BytesColumns {
         binary.ensureMaterialized();
         int size = binary.getSizeInBytes();
         int start = reserve(size);
-        BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), data(), start, size);
+        MemorySegment[] segments = binary.getSegments();
+        if (segments.length == 1 && !segments[0].isOffHeap()) {
+          // a plain array copy: Flink's copy goes through Unsafe with checks that cost more than short strings
+          System.arraycopy(segments[0].getArray(), binary.getOffset(), data(), start, size);
+        } else {
+          BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), data(), start, size);
+        }
       } else {
         byte[] bytes = string.toBytes();
         int start = reserve(bytes.length);
@@ -142,7 +165,7 @@ final class BytesColumns {
     @Override
     void appendValue(RowData row, int pos) {
       if ((long) (count + 1) * width > data.length) {
-        int capacity = (int) Math.min(Integer.MAX_VALUE - 8, (long) grown(data.length / width) * width);
+        int capacity = (int) Math.min(Integer.MAX_VALUE - 8, (long) grownValues(data.length / width) * width);
         account.grew(capacity - data.length);
         data = Arrays.copyOf(data, capacity);
       }

@@ -15,7 +15,8 @@ import org.apache.parquet.column.ColumnWriter;
  *
  * <p>Arrays start empty and grow by doubling; every change of capacity is reported to the
  * {@link Account}, so the memory budget counts what the heap holds. {@link #release()} drops the
- * arrays after the buffer was written.
+ * arrays after the buffer was written, and remembers how much they held: the next arrays start at
+ * that size, instead of growing by doubling again (and copying, and leaving garbage) after each file.
  */
 abstract class ColumnBuffer {
   /** Told of every change of the capacity a buffer holds, in bytes. */
@@ -24,6 +25,9 @@ abstract class ColumnBuffer {
   }
 
   static final int MIN_CAPACITY = 16;
+  static final int REJUDGE_EVERY = 8;
+  /** The most values a buffer allocates at once from what it held before (so a rare burst is not repeated). */
+  static final int MAX_HINT = 1 << 16;
   private static final long[] NO_NULLS = new long[0];
 
   protected final Account account;
@@ -32,6 +36,12 @@ abstract class ColumnBuffer {
   /** Values held: the index the next value goes to. */
   protected int count;
   private int cursor;
+  /** Files written since {@link #judgedMostlyDistinct} sampled the values (0: judge again), and the verdict. */
+  private int filesSinceJudged;
+  private boolean distinct;
+  /** Values and rows held when last released: the next round likely holds as many. */
+  private int valueHint;
+  private int rowHint;
 
   ColumnBuffer(Account account) {
     this.account = account;
@@ -131,6 +141,34 @@ abstract class ColumnBuffer {
     return false;
   }
 
+  /**
+   * The values for {@link ChunkEncoder}, which writes the pages of a flat column from its arrays;
+   * null when the column is written value by value ({@link #writeRow}).
+   */
+  FlatValues flatValues() {
+    return null;
+  }
+
+  /** Bytes the values take (not the capacity held); the capacity where the column cannot tell. */
+  long usedBytes() {
+    return valueBytes();
+  }
+
+  /**
+   * {@link #mostlyDistinct}, remembered from a file with a full sample for the next {@value
+   * #REJUDGE_EVERY} files of this buffer: its values rarely change character between checkpoints,
+   * and sampling them is a fair part of writing a small file.
+   */
+  final boolean judgedMostlyDistinct() {
+    if (filesSinceJudged > 0 && filesSinceJudged < REJUDGE_EVERY) {
+      filesSinceJudged++;
+      return distinct;
+    }
+    distinct = mostlyDistinct();
+    filesSinceJudged = count >= DistinctSample.SIZE ? 1 : 0;
+    return distinct;
+  }
+
   /** Capacity of the value arrays, in bytes. */
   abstract long valueBytes();
 
@@ -150,19 +188,53 @@ abstract class ColumnBuffer {
     return 8L * nulls.length + valueBytes();
   }
 
+  /** Whether {@link #clear} keeps the arrays: flat columns do; nested ones drop them as {@link #release} does. */
+  boolean keepsArrays() {
+    return true;
+  }
+
+  /**
+   * Forgets every row but keeps the arrays for the next rows, which would need them again (the
+   * capacity stays counted); values already handed to Parquet are written by then.
+   */
+  final void clear() {
+    if (!keepsArrays()) {
+      release();
+      return;
+    }
+    Arrays.fill(nulls, 0, Math.min(nulls.length, (rows + 63) >>> 6), 0L);
+    rows = 0;
+    count = 0;
+  }
+
   /** Forgets every row and drops the arrays, reporting the freed capacity. */
   final void release() {
     account.grew(-allocatedBytes());
+    valueHint = Math.min(MAX_HINT, count);
+    rowHint = Math.min(MAX_HINT, rows);
     nulls = NO_NULLS;
     releaseValues();
     rows = 0;
     count = 0;
   }
 
+  /**
+   * The next capacity of a value array of {@code length} elements that is full: at first, what
+   * the column held when last released and an eighth more (so that a steady stream of rows fills
+   * the arrays without growing them after each file), then doubling.
+   */
+  final int grownValues(int length) {
+    if (length == 0 && valueHint > MIN_CAPACITY) {
+      return valueHint + valueHint / 8;
+    }
+    return grown(length);
+  }
+
   private void markNull(int row) {
     int word = row >>> 6;
     if (word >= nulls.length) {
-      int capacity = Math.max(Math.max(MIN_CAPACITY / 8, word + 1), nulls.length * 2);
+      int hinted = nulls.length == 0 ? (rowHint + rowHint / 8 + 63) / 64 : 0;
+      int capacity = Math.max(Math.max(Math.max(MIN_CAPACITY / 8, word + 1), nulls.length * 2), hinted);
       account.grew(8L * (capacity - nulls.length));
       nulls = Arrays.copyOf(nulls, capacity);
     }

@@ -114,6 +114,15 @@ final class DatasetWriter {
     buffer.append(changes == null ? row : changes.of(row));
   }
 
+  /** Gives back the arrays that buffers without rows keep for their next rows. */
+  void releaseIdle() {
+    for (PartitionBuffer buffer : buffers) {
+      if (buffer != null && buffer.rows() == 0 && buffer.allocatedBytes() > 0) {
+        buffer.release();
+      }
+    }
+  }
+
   /** The buffers holding rows. */
   void collectNonEmpty(List<PartitionBuffer> into, List<DatasetWriter> owners) {
     for (PartitionBuffer buffer : buffers) {
@@ -124,8 +133,13 @@ final class DatasetWriter {
     }
   }
 
-  /** Writes the buffer as a part file; returns it. */
-  DataFile flush(PartitionBuffer buffer) throws IOException {
+  /**
+   * Writes the buffer as a part file; returns it.
+   *
+   * @param keepArrays whether the buffer keeps its arrays for its next rows (at a checkpoint,
+   *     when every buffer is written) or gives them back (to free memory for the others)
+   */
+  DataFile flush(PartitionBuffer buffer, boolean keepArrays) throws IOException {
     PartitionLabel label = buffer.partition().label().withFileId(PartitionLabel.newFileId());
     if (pendingFiles.isEmpty()) {
       // Taken before the write: the batch's age is never underestimated against the store's clock.
@@ -139,7 +153,11 @@ final class DatasetWriter {
         values.computeIfAbsent(IndexValue.of(value), v -> new LinkedHashSet<>()).add(file.label());
       }
     }
-    buffer.release();
+    if (keepArrays) {
+      buffer.clear();
+    } else {
+      buffer.release();
+    }
     return file;
   }
 
@@ -152,7 +170,7 @@ final class DatasetWriter {
       throws IOException {
     for (PartitionBuffer buffer : buffers) {
       if (buffer != null && buffer.rows() > 0) {
-        flushed.accept(flush(buffer));
+        flushed.accept(flush(buffer, true));
       }
     }
     if (validator.router().size() > maxRetainedPartitions) {

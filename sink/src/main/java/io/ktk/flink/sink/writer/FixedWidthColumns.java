@@ -33,7 +33,7 @@ final class FixedWidthColumns {
     @Override
     void appendValue(RowData row, int pos) {
       if (count == values.length) {
-        int capacity = grown(values.length);
+        int capacity = grownValues(values.length);
         account.grew(4L * (capacity - values.length));
         values = Arrays.copyOf(values, capacity);
       }
@@ -52,6 +52,16 @@ final class FixedWidthColumns {
         sample.offer(values[i]);
       }
       return sample.mostlyDistinct();
+    }
+
+    @Override
+    FlatValues flatValues() {
+      return new FlatValues.Ints(values);
+    }
+
+    @Override
+    long usedBytes() {
+      return 4L * count;
     }
 
     @Override
@@ -78,7 +88,7 @@ final class FixedWidthColumns {
     @Override
     void appendValue(RowData row, int pos) {
       if (count == values.length) {
-        int capacity = grown(values.length);
+        int capacity = grownValues(values.length);
         account.grew(8L * (capacity - values.length));
         values = Arrays.copyOf(values, capacity);
       }
@@ -97,6 +107,16 @@ final class FixedWidthColumns {
         sample.offer(values[i]);
       }
       return sample.mostlyDistinct();
+    }
+
+    @Override
+    FlatValues flatValues() {
+      return new FlatValues.Longs(values);
+    }
+
+    @Override
+    long usedBytes() {
+      return 8L * count;
     }
 
     @Override
@@ -121,7 +141,7 @@ final class FixedWidthColumns {
     @Override
     void appendValue(RowData row, int pos) {
       if (count == values.length) {
-        int capacity = grown(values.length);
+        int capacity = grownValues(values.length);
         account.grew(4L * (capacity - values.length));
         values = Arrays.copyOf(values, capacity);
       }
@@ -140,6 +160,16 @@ final class FixedWidthColumns {
         sample.offer(Float.floatToRawIntBits(values[i]));
       }
       return sample.mostlyDistinct();
+    }
+
+    @Override
+    FlatValues flatValues() {
+      return new FlatValues.Floats(values);
+    }
+
+    @Override
+    long usedBytes() {
+      return 4L * count;
     }
 
     @Override
@@ -164,7 +194,7 @@ final class FixedWidthColumns {
     @Override
     void appendValue(RowData row, int pos) {
       if (count == values.length) {
-        int capacity = grown(values.length);
+        int capacity = grownValues(values.length);
         account.grew(8L * (capacity - values.length));
         values = Arrays.copyOf(values, capacity);
       }
@@ -183,6 +213,16 @@ final class FixedWidthColumns {
         sample.offer(Double.doubleToRawLongBits(values[i]));
       }
       return sample.mostlyDistinct();
+    }
+
+    @Override
+    FlatValues flatValues() {
+      return new FlatValues.Doubles(values);
+    }
+
+    @Override
+    long usedBytes() {
+      return 8L * count;
     }
 
     @Override
@@ -207,7 +247,7 @@ final class FixedWidthColumns {
     @Override
     void appendValue(RowData row, int pos) {
       if (count == values.length) {
-        int capacity = grown(values.length);
+        int capacity = grownValues(values.length);
         account.grew(capacity - values.length);
         values = Arrays.copyOf(values, capacity);
       }

@@ -79,6 +79,7 @@ public final class KartothekWriter
   private final MemoryBudget budget;
   private final WriterMetrics metrics;
   private final String name;
+  private boolean endOfInput;
 
   /**
    * A writer of one dataset.
@@ -204,10 +205,18 @@ public final class KartothekWriter
   }
 
   /**
-   * Writes the largest buffers as part files until a quarter of the budget is free again, so that
-   * with many partitions one search for the largest serves several files.
+   * Gives back the arrays that empty buffers keep since the last checkpoint; if that is not
+   * enough, writes the largest buffers as part files (giving back their arrays) until a quarter of
+   * the budget is free again, so that with many partitions one search for the largest serves
+   * several files.
    */
   private void flushLargest() throws IOException {
+    for (DatasetWriter dataset : datasets) {
+      dataset.releaseIdle();
+    }
+    if (!budget.exceeded()) {
+      return;
+    }
     List<PartitionBuffer> bySize = new ArrayList<>();
     List<DatasetWriter> owners = new ArrayList<>();
     for (DatasetWriter dataset : datasets) {
@@ -227,7 +236,7 @@ public final class KartothekWriter
       LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes",
           dataset.config().dataset(), budget.used(), budget.limit(), buffer.partition().path(),
           buffer.allocatedBytes());
-      DataFile file = dataset.flush(buffer);
+      DataFile file = dataset.flush(buffer, false);
       metrics.fileWritten(file.rows(), file.bytes());
     }
   }
@@ -235,6 +244,7 @@ public final class KartothekWriter
   @Override
   public void flush(boolean endOfInput) {
     // Buffers become files in prepareCommit, which follows every flush.
+    this.endOfInput |= endOfInput;
   }
 
   @Override
@@ -246,6 +256,9 @@ public final class KartothekWriter
             LOG.debug("Dataset '{}': writer {} hands on {}", batch.dataset(), writerId, batch);
             batches.add(batch);
           });
+      if (endOfInput) {
+        dataset.releaseIdle(); // no rows will come for the arrays the buffers keep
+      }
     }
     return batches;
   }

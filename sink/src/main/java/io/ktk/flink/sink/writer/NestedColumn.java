@@ -98,6 +98,11 @@ final class NestedColumn extends ColumnBuffer {
   }
 
   @Override
+  boolean keepsArrays() {
+    return false;
+  }
+
+  @Override
   void releaseValues() {
     for (Leaf leaf : leaves) {
       leaf.values.release();

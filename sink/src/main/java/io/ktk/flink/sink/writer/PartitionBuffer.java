@@ -71,9 +71,29 @@ final class PartitionBuffer implements ColumnBuffer.Account {
     return indices;
   }
 
+  /** Bytes the buffered values take, about their plain encoding. */
+  long usedBytes() {
+    long used = 0;
+    for (ColumnBuffer column : columns) {
+      used += column.usedBytes();
+    }
+    return used;
+  }
+
   /** Bytes the buffer holds. */
   long allocatedBytes() {
     return allocated;
+  }
+
+  /** Forgets every row, after they were written; the columns keep their arrays for the next rows. */
+  void clear() {
+    for (ColumnBuffer column : columns) {
+      column.clear();
+    }
+    for (IndexValues index : indices) {
+      grew(index.clear());
+    }
+    rows = 0;
   }
 
   /** Forgets every row, after they were written; the arrays go back to the heap. */

@@ -2,7 +2,7 @@ package io.ktk.flink.source.table;
 
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.state.KtkValidationException;
-import io.ktk.flink.state.config.ConnectorOptionKeys;
+import io.ktk.flink.state.store.ConnectorOptionKeys;
 import io.ktk.flink.state.config.OptionKeys;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.store.ObjectStore;

@@ -108,7 +108,10 @@ public final class CommitLog {
     return store;
   }
 
-  /** The state as this instance last saw it. Do not modify; {@link DatasetState#copy()} to keep it. */
+  /**
+   * The state as this instance last saw it: read-only for callers, but moved forward by this log's
+   * commits and refreshes; {@link DatasetState#copy()} keeps one version.
+   */
   public DatasetState state() {
     return state;
   }

@@ -22,8 +22,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The state of a dataset at one version: the result of applying log entries {@code 0..version}.
- * Mutable, and owned by one thread at a time: a {@link CommitLog} keeps one and moves it forward
- * entry by entry, so that a commit costs what its entry costs, not what the dataset holds.
+ * Only this package moves it forward ({@link #apply}, package-private): a {@link CommitLog} keeps
+ * one and moves it entry by entry, so that a commit costs what its entry costs, not what the
+ * dataset holds. Everything public only reads it, and collections are handed out unmodifiable or
+ * copied; a state obtained from a log changes as the log commits or refreshes ({@link #copy()}
+ * keeps one version). Owned by one thread at a time.
  */
 public final class DatasetState {
   private final String uuid;
@@ -206,7 +209,7 @@ public final class DatasetState {
   }
 
   /** Moves this state to the entry's version. Entries must come in order, without gaps. */
-  public void apply(LogEntry entry) {
+  void apply(LogEntry entry) {
     if (entry.version() != version + 1) {
       throw new CorruptDatasetException(
           "Cannot apply version " + entry.version() + " of dataset '" + uuid + "' to its version "

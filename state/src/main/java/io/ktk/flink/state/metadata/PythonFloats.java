@@ -1,5 +1,6 @@
 package io.ktk.flink.state.metadata;
 
+import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -10,32 +11,97 @@ import java.math.RoundingMode;
  * notation otherwise. Examples: {@code 1.5}, {@code 1.0}, {@code 0.0001}, {@code 1e-05},
  * {@code 1e+16}, {@code 1.2345e+20}, {@code -0.0}, {@code nan}, {@code inf}, {@code -inf}.
  *
- * <p>Java 17's {@code Double.toString} is not always the shortest form (JDK-4511638), so the digits
- * are found here: for each precision from 1 to 17 the two neighbouring decimals of the exact value
- * are tried, and the closer one that reads back as the double wins, as in Python's dtoa.
+ * <p>Java 17's {@code Double.toString} is not always the shortest form (JDK-4511638). The digits
+ * come from Jackson's port of Schubfach (the algorithm of {@code Double.toString} from Java 19
+ * on), which finds the shortest decimal in the rounding interval and, among those, the closest,
+ * as Python's dtoa does. One rule of Java 19 differs: where a single digit would do, it picks the
+ * closest two-digit decimal ({@code 4.9E-324} where Python prints {@code 5e-324}). That needs an
+ * interval wider than a tenth of the value, which only subnormals with few significant bits have,
+ * so subnormals take the exact way: for each precision from 1 to 17 the two neighbouring
+ * decimals of the exact value are tried, and the closer one that reads back as the double wins.
+ * Between 0.001 and 10^7 Java's text is Python's.
  */
 public final class PythonFloats {
+  /** The most characters {@link #write} writes: {@code -1.2345678901234567e-308}. */
+  public static final int MAX_CHARS = 24;
+
   private PythonFloats() {}
 
   /** {@code repr(d)} as Python prints it. */
   public static String repr(double d) {
+    char[] text = new char[MAX_CHARS];
+    return new String(text, 0, write(d, text, 0));
+  }
+
+  /**
+   * Writes {@code repr(d)} into {@code out} from {@code pos}, which needs {@link #MAX_CHARS} chars
+   * of room; returns the position after it.
+   */
+  public static int write(double d, char[] out, int pos) {
     if (Double.isNaN(d)) {
-      return "nan";
+      return put("nan", out, pos);
     }
     if (Double.isInfinite(d)) {
-      return d > 0 ? "inf" : "-inf";
+      return put(d > 0 ? "inf" : "-inf", out, pos);
     }
     if (d == 0) {
-      return Double.doubleToRawLongBits(d) < 0 ? "-0.0" : "0.0";
+      return put(Double.doubleToRawLongBits(d) < 0 ? "-0.0" : "0.0", out, pos);
     }
-    BigDecimal shortest = shortestDecimal(Math.abs(d));
-    String digits = shortest.unscaledValue().toString();
-    int decimalPoint = digits.length() - shortest.scale();
-    String body =
-        (decimalPoint > 16 || decimalPoint < -3)
-            ? scientific(digits, decimalPoint - 1)
-            : fixed(digits, decimalPoint);
-    return d < 0 ? "-" + body : body;
+    if (d < 0) {
+      out[pos++] = '-';
+    }
+    double positive = Math.abs(d);
+    return positive < Double.MIN_NORMAL ? writeExact(positive, out, pos) : writeShortest(positive, out, pos);
+  }
+
+  /**
+   * Takes the digits of Schubfach's text ({@code 1.2345E20}, {@code 0.001}, {@code 123.0}; at
+   * most 17 significant digits, so they fit a long) and writes them Python's way.
+   */
+  private static int writeShortest(double positive, char[] out, int pos) {
+    String java = DoubleToDecimal.toString(positive);
+    if (positive >= 1e-3 && positive < 1e7) {
+      // both print these plainly, with ".0" for whole numbers: the texts are the same
+      java.getChars(0, java.length(), out, pos);
+      return pos + java.length();
+    }
+    long digits = 0;
+    int digitCount = 0;
+    int pointPosition = 0; // significant digits before the '.'; negative for zeros after it
+    boolean afterPoint = false;
+    int exponent = 0;
+    int length = java.length();
+    for (int i = 0; i < length; i++) {
+      char c = java.charAt(i);
+      if (c == '.') {
+        afterPoint = true;
+      } else if (c == 'E') {
+        exponent = Integer.parseInt(java, i + 1, length, 10);
+        break;
+      } else if (digitCount == 0 && c == '0') {
+        if (afterPoint) {
+          pointPosition--;
+        }
+      } else {
+        digits = digits * 10 + (c - '0');
+        digitCount++;
+        if (!afterPoint) {
+          pointPosition++;
+        }
+      }
+    }
+    while (digits % 10 == 0) {
+      digits /= 10;
+      digitCount--;
+    }
+    return render(digits, digitCount, pointPosition + exponent, out, pos);
+  }
+
+  private static int writeExact(double positive, char[] out, int pos) {
+    BigDecimal shortest = shortestDecimal(positive);
+    long digits = shortest.unscaledValue().longValueExact();
+    int digitCount = Long.toString(digits).length();
+    return render(digits, digitCount, digitCount - shortest.scale(), out, pos);
   }
 
   private static BigDecimal shortestDecimal(double positive) {
@@ -61,27 +127,79 @@ public final class PythonFloats {
     throw new IllegalStateException("No 17-digit decimal reads back as " + positive);
   }
 
-  private static String fixed(String digits, int decimalPoint) {
+  /**
+   * Writes {@code 0.<digits> * 10^decimalPoint} ({@code digits} without trailing zeros): fixed for
+   * {@code -3 <= decimalPoint <= 16}, else scientific with a signed exponent of two digits or more.
+   */
+  private static int render(long digits, int digitCount, int decimalPoint, char[] out, int pos) {
+    int first = pos;
+    if (decimalPoint > 16 || decimalPoint < -3) {
+      // d.ddde+XX: write the digits one place to the right, then move the first before the '.'
+      pos = putDigits(digits, digitCount, out, pos + 1);
+      out[first] = out[first + 1];
+      if (digitCount > 1) {
+        out[first + 1] = '.';
+      } else {
+        pos--;
+      }
+      int exponent = decimalPoint - 1;
+      out[pos++] = 'e';
+      out[pos++] = exponent < 0 ? '-' : '+';
+      int abs = Math.abs(exponent);
+      if (abs >= 100) {
+        out[pos++] = (char) ('0' + abs / 100);
+      }
+      out[pos++] = (char) ('0' + abs / 10 % 10);
+      out[pos++] = (char) ('0' + abs % 10);
+      return pos;
+    }
     if (decimalPoint <= 0) {
-      return "0." + "0".repeat(-decimalPoint) + digits;
+      out[pos++] = '0';
+      out[pos++] = '.';
+      for (int i = decimalPoint; i < 0; i++) {
+        out[pos++] = '0';
+      }
+      return putDigits(digits, digitCount, out, pos);
     }
-    if (decimalPoint >= digits.length()) {
-      return digits + "0".repeat(decimalPoint - digits.length()) + ".0";
+    if (decimalPoint >= digitCount) {
+      pos = putDigits(digits, digitCount, out, pos);
+      for (int i = digitCount; i < decimalPoint; i++) {
+        out[pos++] = '0';
+      }
+      out[pos++] = '.';
+      out[pos++] = '0';
+      return pos;
     }
-    return digits.substring(0, decimalPoint) + "." + digits.substring(decimalPoint);
+    // ddd.ddd: write the digits one place to the right, then shift the integer part left over the gap
+    int end = putDigits(digits, digitCount, out, pos + 1);
+    System.arraycopy(out, pos + 1, out, pos, decimalPoint);
+    out[pos + decimalPoint] = '.';
+    return end;
   }
 
-  private static String scientific(String digits, int exponent) {
-    StringBuilder out = new StringBuilder();
-    out.append(digits.charAt(0));
-    if (digits.length() > 1) {
-      out.append('.').append(digits, 1, digits.length());
+  /** Writes the {@code count} decimal digits of {@code digits}; returns the position after them. */
+  private static int putDigits(long digits, int count, char[] out, int pos) {
+    int end = pos + count;
+    int i = end;
+    // eight digits at a time in int arithmetic, which is cheaper than long division
+    while (i - pos > 8) {
+      int low = (int) (digits % 100_000_000);
+      digits /= 100_000_000;
+      for (int k = 0; k < 8; k++) {
+        out[--i] = (char) ('0' + low % 10);
+        low /= 10;
+      }
     }
-    out.append('e').append(exponent < 0 ? '-' : '+');
-    int abs = Math.abs(exponent);
-    if (abs < 10) {
-      out.append('0');
+    int rest = (int) digits;
+    while (i > pos) {
+      out[--i] = (char) ('0' + rest % 10);
+      rest /= 10;
     }
-    return out.append(abs).toString();
+    return end;
+  }
+
+  private static int put(String text, char[] out, int pos) {
+    text.getChars(0, text.length(), out, pos);
+    return pos + text.length();
   }
 }

@@ -1,7 +1,8 @@
-package io.ktk.flink.state.config;
+package io.ktk.flink.state.store;
 
 import io.ktk.flink.state.KtkValidationException;
-import io.ktk.flink.state.store.ObjectStores;
+import io.ktk.flink.state.config.OptionKeys;
+import io.ktk.flink.state.config.UnknownOptionException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
