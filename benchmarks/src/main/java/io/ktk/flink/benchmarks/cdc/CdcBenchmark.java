@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * <p>Arguments: {@code --keys N} (200,000), {@code --partitions N} (10), {@code --rounds N} (10),
  * {@code --deletes PERCENT} of a round's changes (5), {@code --parallelism N} (2), {@code
  * --checkpoint-ms N} (5000), {@code --reads N} (3: the first and the median of the others are
- * shown), {@code --heap SIZE} (2g), {@code --engines a,b} (all), {@code --work DIR} (a temporary
+ * shown), {@code --repetitions N} (1; each starts with the next engine, medians are shown), {@code
+ * --heap SIZE} (2g), {@code --engines a,b} (all), {@code --work DIR} (a temporary
  * directory, deleted after). Run it with {@code bench/cdc}.
  */
 public final class CdcBenchmark {
@@ -44,6 +45,7 @@ public final class CdcBenchmark {
     int parallelism = Integer.parseInt(options.getOrDefault("parallelism", "2"));
     long checkpointMillis = Long.parseLong(options.getOrDefault("checkpoint-ms", "5000"));
     int reads = Integer.parseInt(options.getOrDefault("reads", "3"));
+    int repetitions = Integer.parseInt(options.getOrDefault("repetitions", "1"));
     String heap = options.getOrDefault("heap", "2g");
     List<CdcEngine> engines = CdcEngine.parse(options.getOrDefault("engines", "KARTOTHEK,ICEBERG,PAIMON"));
     Path work = options.containsKey("work") ? Files.createDirectories(Path.of(options.get("work")))
@@ -54,22 +56,55 @@ public final class CdcBenchmark {
         + "%,d events; the final state has %,d rows%n", changelog.keys(), changelog.partitions(), changelog.rounds(),
         changelog.keys() / 10, changelog.deletePercent(), changelog.events(), reference.rows());
 
-    Map<CdcEngine, Map<String, String>> results = new LinkedHashMap<>();
-    for (CdcEngine engine : engines) {
-      Path dir = work.resolve(engine.name().toLowerCase(Locale.ROOT));
-      delete(dir);
-      System.err.printf(Locale.ROOT, "cdc benchmark: %s ... (load average %s)%n", engine.title(), loadAverage());
-      results.put(engine, runChild(engine, changelog, parallelism, checkpointMillis, dir, reads, heap, work));
-      delete(dir);
+    Map<CdcEngine, List<Map<String, String>>> runs = new LinkedHashMap<>();
+    engines.forEach(engine -> runs.put(engine, new ArrayList<>()));
+    for (int repetition = 0; repetition < repetitions; repetition++) {
+      // each repetition starts with the next engine, so that none always runs first (or last) under the load
+      for (int i = 0; i < engines.size(); i++) {
+        CdcEngine engine = engines.get((i + repetition) % engines.size());
+        Path dir = work.resolve(engine.name().toLowerCase(Locale.ROOT));
+        delete(dir);
+        System.err.printf(Locale.ROOT, "cdc benchmark: repetition %d, %s ... (load average %s)%n", repetition + 1,
+            engine.title(), loadAverage());
+        runs.get(engine).add(runChild(engine, changelog, parallelism, checkpointMillis, dir, reads, heap, work));
+        delete(dir);
+      }
     }
     if (!options.containsKey("work")) {
       delete(work);
     }
-    print(changelog, reference, results, parallelism, checkpointMillis, heap);
+    print(changelog, reference, runs, parallelism, checkpointMillis, heap);
+  }
+
+  /**
+   * One result per engine: the median of each figure over the repetitions, the checksums of the
+   * first repetition (or of one that differs from it).
+   */
+  private static Map<String, String> medians(List<Map<String, String>> runs) {
+    Map<String, String> result = new HashMap<>(runs.get(0));
+    for (String key : List.of("write_seconds", "write_cpu_seconds", "read_first_seconds", "read_seconds",
+        "read_cpu_seconds", "bytes", "peak_rss_bytes")) {
+      List<Double> values = new ArrayList<>(runs.stream().map(r -> dbl(r, key)).sorted().toList());
+      int n = values.size();
+      double median = n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+      result.put(key, key.endsWith("seconds") ? format("%.3f", median) : format("%d", Math.round(median)));
+    }
+    List<String> checksum = List.of("rows", "sum_v", "hash", "retractions");
+    for (Map<String, String> run : runs) {
+      if (checksum.stream().anyMatch(key -> !run.get(key).equals(runs.get(0).get(key)))) {
+        // one of the two is wrong: the first (kept so far) or this one (kept now); the check fails either way
+        checksum.forEach(key -> result.put(key, run.get(key)));
+        break;
+      }
+    }
+    return result;
   }
 
   private static void print(Changelog changelog, Changelog.Checksum reference,
-      Map<CdcEngine, Map<String, String>> results, int parallelism, long checkpointMillis, String heap) {
+      Map<CdcEngine, List<Map<String, String>>> runs, int parallelism, long checkpointMillis, String heap) {
+    Map<CdcEngine, Map<String, String>> results = new LinkedHashMap<>();
+    runs.forEach((engine, list) -> results.put(engine, medians(list)));
+    int repetitions = runs.values().iterator().next().size();
     Map<String, String> iceberg = results.get(CdcEngine.ICEBERG);
     List<String> wrong = new ArrayList<>();
     FigureTable table = new FigureTable("engine", "write s", "events/s", "vs Iceberg", "write CPU s", "events/CPU s",
@@ -97,9 +132,10 @@ public final class CdcBenchmark {
     table.print(System.out, format("Upserts: %,d keys (k BIGINT, p STRING, v BIGINT, x DOUBLE, s STRING; key (k, p)) "
         + "in %d partitions, then %d rounds of changes to %,d keys (%d%% of them deletes): %,d events; final state "
         + "%,d rows. Parallelism %d, a checkpoint every %d ms, Snappy Parquet; one JVM per engine, -Xmx%s. Read: the "
-        + "final state as a bounded job (BATCH), first read and median of the others", changelog.keys(),
+        + "final state as a bounded job (BATCH), first read and median of the others. Medians of %d repetition(s), "
+        + "each starting with the next engine", changelog.keys(),
         changelog.partitions(), changelog.rounds(), changelog.keys() / 10, changelog.deletePercent(),
-        changelog.events(), reference.rows(), parallelism, checkpointMillis, heap));
+        changelog.events(), reference.rows(), parallelism, checkpointMillis, heap, repetitions));
     for (Map.Entry<CdcEngine, Map<String, String>> entry : results.entrySet()) {
       System.out.println("  " + entry.getKey().title() + ": " + entry.getValue().get("layout"));
     }
