@@ -5,15 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,6 +96,29 @@ class CatalogTest {
       assertThat(left.filter(Files::isRegularFile).toList()).as("objects of the dropped dataset").isEmpty();
     }
     assertThat(Sql.rows(tables, "SHOW TABLES IN ktk.`default`")).doesNotContain("+I[fresh]");
+  }
+
+  /**
+   * A table created with {@code PRIMARY KEY ... NOT ENFORCED} is a dataset with that key, listed
+   * with it, so an updating query can write into it through the catalog and reads merge by it.
+   */
+  @Test
+  void aTableWithAPrimaryKeyTakesAnUpdatingQuery() throws Exception {
+    tables.executeSql("CREATE TABLE ktk.`default`.totals (k BIGINT, p STRING, total BIGINT, "
+        + "PRIMARY KEY (k, p) NOT ENFORCED) PARTITIONED BY (p)");
+    try (LocalObjectStore local = new LocalObjectStore(dir)) {
+      assertThat(PrimaryKey.of("totals", DatasetSnapshot.latest(local, "totals").metadata()))
+          .contains(List.of("k", "p"));
+    }
+    assertThat(tables.from("ktk.`default`.totals").getResolvedSchema().getPrimaryKey())
+        .map(UniqueConstraint::getColumns).contains(List.of("k", "p"));
+
+    StreamTableEnvironment streaming = Sql.session(false);
+    streaming.executeSql("CREATE CATALOG ktk WITH ('type' = 'kartothek', 'store' = '" + dir.toUri() + "')");
+    streaming.executeSql("INSERT INTO ktk.`default`.totals SELECT k, p, SUM(v) FROM (VALUES (1, 'a', 10), "
+        + "(2, 'a', 5), (1, 'a', 7), (3, 'b', 1), (1, 'a', 1)) AS t(k, p, v) GROUP BY k, p").await();
+    assertThat(Sql.rows(tables, "SELECT k, p, total FROM ktk.`default`.totals"))
+        .containsExactlyInAnyOrder("+I[1, a, 18]", "+I[2, a, 5]", "+I[3, b, 1]");
   }
 
   @Test

@@ -7,11 +7,12 @@ import io.ktk.flink.sink.compaction.CompactionSettings;
 import io.ktk.flink.sink.compaction.Compactor;
 import io.ktk.flink.sink.compaction.PartitionRewrite;
 import io.ktk.flink.source.dataset.DatasetQuery;
-import io.ktk.flink.source.dataset.DatasetScanPlan;
-import io.ktk.flink.source.dataset.ResolvedDatasetQuery;
+import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.planner.PlainDatasetSnapshot;
+import io.ktk.flink.source.planner.QueryGroup;
+import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
-import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -176,10 +177,11 @@ final class CompactCommand extends StoreCommand {
             + "columns: " + keys + "); compaction selects whole partitions");
       }
     }
-    ResolvedDatasetQuery resolved = DatasetScanPlan.resolve(snapshot, query);
+    // the partitions a read with these conditions plans (conditions on partition columns prune no file)
+    QueryPlan plan = new PlainDatasetSnapshot(snapshot).plan(query.toCubeQuery());
     Set<String> admitted = new HashSet<>();
-    for (Partition partition : snapshot.partitions()) {
-      if (resolved.admitsPartition(partition.values())) {
+    for (QueryGroup group : plan.groups()) {
+      for (GroupPartition partition : group.partitions()) {
         admitted.add(partition.path());
       }
     }

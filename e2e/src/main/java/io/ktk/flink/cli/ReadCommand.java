@@ -1,18 +1,21 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.source.dataset.DatasetFileRows;
 import io.ktk.flink.source.dataset.DatasetQuery;
-import io.ktk.flink.source.dataset.DatasetScanPlan;
-import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.engine.ResultBatch;
+import io.ktk.flink.source.planner.PlainDatasetSnapshot;
+import io.ktk.flink.source.planner.QueryPlan;
+import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
-import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -26,7 +29,8 @@ import picocli.CommandLine.ParameterException;
     description = {
       "Prints the rows of the latest version of a dataset (or of an earlier one: --version, --as-of).",
       "Rows come partition by partition, in the order of the partition values, then file by file and as "
-          + "stored. Columns come in the order of --columns; by default partition keys first, then the others "
+          + "stored; a dataset with a primary key gives the last-written row of each key that is not deleted, "
+          + "sorted by key within a partition. Columns come in the order of --columns; by default partition keys first, then the others "
           + "by name."
     },
     footer = {
@@ -101,8 +105,9 @@ final class ReadCommand extends StoreCommand {
 
   @Override
   int run(ObjectStore store) throws Exception {
-    DatasetSnapshot snapshot = version != null ? DatasetSnapshot.at(store, dataset, version)
-        : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOfInstant()) : DatasetSnapshot.latest(store, dataset);
+    PlainDatasetSnapshot snapshot = new PlainDatasetSnapshot(version != null
+        ? DatasetSnapshot.at(store, dataset, version)
+        : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOfInstant()) : DatasetSnapshot.latest(store, dataset));
     if (columns != null) {
       Set<String> seen = new HashSet<>();
       for (String name : columns) {
@@ -113,28 +118,32 @@ final class ReadCommand extends StoreCommand {
       }
     }
     DatasetQuery query = DatasetQuery.builder().columns(columns == null ? List.of() : columns).where(where).build();
-    DatasetScanPlan plan = DatasetScanPlan.of(snapshot, query);
+    QueryPlan plan = snapshot.plan(query.toCubeQuery());
+    // files (partitions of a dataset with a key) are read ahead on all cores; rows still come in order
+    CubeReader reader = new CubeReader(store, plan, true, Runtime.getRuntime().availableProcessors());
 
     PrintWriter out = out();
-    RowWriter writer = RowWriter.of(format, out, plan.query().output().getFields());
+    RowWriter writer = RowWriter.of(format, out, reader.schema().getFields());
     long written = 0;
-    try (Progress progress = progress("reading files", plan.fileCount())) {
-      for (Partition partition : plan.partitions()) {
-        for (DataFile file : partition.files()) {
-          try (DatasetFileRows rows = plan.rows(partition, file)) {
-            for (Object[] row = rows.next(); row != null; row = rows.next()) {
-              writer.write(row);
-              if (++written % CHECK_INTERVAL == 0) {
-                writer.flush();
-                if (out.checkError()) {
-                  return Ktk.OK; // the reader went away (e.g. head): stop quietly
-                }
-              }
+    long batches = plan.groups().stream().mapToLong(group -> group.partitions().size()).sum();
+    boolean byFile = plan.query().seed().merge() == RowMerge.NONE;
+    try (Progress progress = progress(byFile ? "reading files" : "reading partitions", batches)) {
+      Iterator<ResultBatch> results = reader.batches();
+      while (results.hasNext()) {
+        ResultBatch batch = results.next();
+        for (int row = 0; row < batch.rowCount(); row++) {
+          writer.write(batch.values(row));
+          if (++written % CHECK_INTERVAL == 0) {
+            writer.flush();
+            if (out.checkError()) {
+              return Ktk.OK; // the reader went away (e.g. head): stop quietly
             }
           }
-          progress.step();
         }
+        progress.step();
       }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     } finally {
       writer.flush(); // the rows so far go out also when a file cannot be read
     }

@@ -1,6 +1,6 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.source.dataset.DatasetScanPlan;
+import io.ktk.flink.source.planner.PlainDatasetSnapshot;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -51,7 +51,7 @@ final class StatsCommand extends StoreCommand {
     TextTable table = new TextTable(false, true, true, true, false)
         .add("partition", "files", "rows", "bytes", "file sizes " + FileSizes.HEADER);
     FileSizes all = new FileSizes();
-    for (Partition partition : DatasetScanPlan.inOrder(snapshot)) {
+    for (Partition partition : new PlainDatasetSnapshot(snapshot).partitionsInOrder()) {
       FileSizes sizes = FileSizes.of(partition.files());
       all.addAll(partition.files());
       table.add(partition.path().isEmpty() ? "(unpartitioned)" : partition.path(),

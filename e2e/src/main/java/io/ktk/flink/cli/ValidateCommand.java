@@ -1,21 +1,23 @@
 package io.ktk.flink.cli;
 
-import io.ktk.flink.source.dataset.DatasetFileRows;
 import io.ktk.flink.source.dataset.DatasetQuery;
-import io.ktk.flink.source.dataset.DatasetScanPlan;
+import io.ktk.flink.source.engine.CubeReader;
+import io.ktk.flink.source.engine.ResultBatch;
+import io.ktk.flink.source.planner.PlainDatasetSnapshot;
+import io.ktk.flink.source.planner.QueryGroup;
+import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkException;
-import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
-import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.metadata.DuplicateCellDetector;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.ArgGroup;
@@ -113,20 +115,24 @@ final class ValidateCommand extends StoreCommand {
       return;
     }
     try {
-      DatasetScanPlan plan = DatasetScanPlan.of(snapshot, DatasetQuery.builder().columns(names).build());
-      for (Partition partition : plan.partitions()) {
+      // read as a plain dataset: every row of every file, not the cells a cube query would merge
+      QueryPlan plan = new PlainDatasetSnapshot(snapshot).plan(DatasetQuery.builder().columns(names).build()
+          .toCubeQuery());
+      CubeReader reader = new CubeReader(store, plan);
+      for (QueryGroup partition : plan.groups()) {
         // A cell includes the partition columns, so a duplicate can only occur within one partition.
         DuplicateCellDetector detector = new DuplicateCellDetector(cube.name(), datasetId, names);
-        for (DataFile file : partition.files()) {
-          try (DatasetFileRows rows = plan.rows(partition, file)) {
-            for (Object[] row = rows.next(); row != null; row = rows.next()) {
-              detector.add(Arrays.asList(row));
-            }
+        for (Iterator<ResultBatch> batches = reader.batches(List.of(partition)); batches.hasNext(); ) {
+          ResultBatch batch = batches.next();
+          for (int row = 0; row < batch.rowCount(); row++) {
+            detector.add(batch.row(row));
           }
         }
       }
     } catch (KtkException e) {
       problems.add(e.getMessage());
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 }

@@ -50,8 +50,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A CDC stream into an enrichment dataset of a cube ({@code changelog()}): at sampled commits the
  * cube query (seed joined with the enrichment, at the pinned versions) answers each seed cell with
- * the enrichment's row of the reference table, or null where the cell has none or was deleted;
- * the enrichment's published view holds the table at the end.
+ * the enrichment's row of the reference table, or null where the cell has none or was deleted, and
+ * {@code ktk read} of the enrichment gives the reference table; the enrichment's published view
+ * holds the table at the end. A changelog into the seed removes deleted cells from the cube.
  */
 class CubeChangelogTest {
   private static final RowType SEED = (RowType) DataTypes.ROW(
@@ -173,6 +174,70 @@ class CubeChangelogTest {
       PublishedTable.assertRows(dir, uuid, List.of("item", "region", "qty"), List.of("item", "region"), rows,
           dir.resolve("work"));
     }
+  }
+
+  /**
+   * A changelog into the seed: a deleted cell leaves the cube (the seed decides which cells exist),
+   * a re-inserted one comes back with its new row; {@code ktk read} of the seed agrees.
+   */
+  @Test
+  void aCellDeletedFromTheSeedLeavesTheCube() throws Exception {
+    String url = dir.toUri().toString();
+    List<RowData> inserts = new ArrayList<>();
+    for (long i = 0; i < 300; i++) {
+      inserts.add(GenericRowData.of(i, StringData.fromString(region(i)), StringData.fromString("n" + i)));
+    }
+    List<RowData> changes = new ArrayList<>();
+    List<List<Object>> expected = new ArrayList<>();
+    for (long i = 0; i < 300; i += 3) {
+      changes.add(GenericRowData.ofKind(RowKind.DELETE, i, StringData.fromString(region(i)), null));
+    }
+    for (long i = 0; i < 300; i += 9) {
+      changes.add(GenericRowData.of(i, StringData.fromString(region(i)), StringData.fromString("again" + i)));
+    }
+    for (long i = 0; i < 300; i++) {
+      if (i % 9 == 0) {
+        expected.add(Arrays.asList(i, region(i), "again" + i));
+      } else if (i % 3 != 0) {
+        expected.add(Arrays.asList(i, region(i), "n" + i));
+      }
+    }
+    for (List<RowData> job : List.of(inserts, changes)) { // the deletes in a version after the inserts
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(
+          Map.of("execution.runtime-mode", "STREAMING", "parallelism.default", "2")));
+      KartothekCubeSink.forCube("shop").store(url).dimensionColumns("item").partitionColumns("region")
+          .seed("seed", SEED).changelog().build()
+          .addTo("seed", env.fromData(job, InternalTypeInfo.of(SEED)).setParallelism(1));
+      env.execute("seed changes");
+    }
+
+    String seed = CubeNames.datasetUuid("shop", "seed");
+    long changed; // the second job's version, before the publication folded it: merged on read
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      LogReader log = new LogReader(store, seed);
+      changed = log.latest().version();
+      while (log.at(changed).lastRewriteVersion() == changed) {
+        changed--;
+      }
+      assertThat(log.at(changed).files().values()).as("files of version " + changed)
+          .anyMatch(file -> file.physicalSchema().getFields().stream()
+              .anyMatch(field -> field.getName().equals(PrimaryKey.DELETED_COLUMN)));
+      List<List<Object>> rows = new ArrayList<>();
+      CubeSnapshot cube = CubeSnapshot.at(store, "shop", Map.of("seed", changed));
+      new CubeReader(store, cube.plan(CubeQuery.builder().columns("item", "region", "name").build()))
+          .rows().forEachRemaining(rows::add);
+      rows.sort(Comparator.comparingLong(row -> (Long) row.get(0)));
+      assertThat(rows).as("the cube's cells at seed version " + changed).isEqualTo(expected);
+    }
+    KtkRun run = KtkRun.ktk("read", "--store", url, "--dataset", seed, "--version", Long.toString(changed),
+        "--columns", "item,region,name", "--format", "jsonl");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    List<List<Object>> read = new ArrayList<>();
+    for (String line : run.out().lines().toList()) {
+      JsonNode row = JSON.readTree(line);
+      read.add(Arrays.asList(row.get("item").asLong(), row.get("region").asText(), row.get("name").asText()));
+    }
+    assertThat(read).as("ktk read of the seed").containsExactlyInAnyOrderElementsOf(expected);
   }
 
   private static List<List<Object>> answer(LocalObjectStore store, long seedVersion, long stockVersion)

@@ -1,13 +1,18 @@
 package io.ktk.flink.sink;
 
-import io.ktk.flink.sink.config.ObjectStoreFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.config.UnknownOptionException;
 import io.ktk.flink.state.store.InvalidStoreUrlException;
+import io.ktk.flink.state.store.ObjectStores;
+import io.ktk.flink.state.store.StoreOptions;
+import io.ktk.flink.state.store.StoreRefusedException;
+import io.ktk.flink.state.testing.S3Proxy;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -29,6 +34,9 @@ class FailFastTest {
 
   @RegisterExtension
   static final MiniClusterExtension FLINK = Jobs.miniCluster();
+
+  @RegisterExtension
+  static final S3Proxy S3 = S3Proxy.inMemory();
 
   @TempDir
   Path dir;
@@ -115,6 +123,35 @@ class FailFastTest {
         .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, InvalidStoreUrlException.class)).isPresent());
     // one writer and at most the committer tried; no restart tried again
     assertThat(OPENS.get()).isBetween(1, 2);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void credentialsThatOnlyTheTaskHasWrongFailTheJobWithoutRestarts() {
+    OPENS.set(0);
+    // the client that builds the job holds good keys; the tasks (another machine's role) do not
+    Map<String, String> good = new HashMap<>(S3.options());
+    Map<String, String> wrong = new HashMap<>(good);
+    wrong.put(StoreOptions.SECRET_ACCESS_KEY, "not-the-secret");
+    String url = S3.url("wrong-keys");
+    ObjectStoreFactory keysOnlyAtBuild =
+        () -> ObjectStores.open(url, OPENS.getAndIncrement() == 0 ? good : wrong);
+    KartothekSink sink = KartothekSink.forRowData(TestRows.ROW_TYPE).store(keysOnlyAtBuild).dataset("events").build();
+    StreamExecutionEnvironment env = Jobs.env(Map.of(
+        "execution.runtime-mode", "STREAMING",
+        "parallelism.default", "1",
+        "restart-strategy.type", "fixed-delay",
+        "restart-strategy.fixed-delay.attempts", "1000",
+        "restart-strategy.fixed-delay.delay", "10ms"));
+    env.fromSource(new DataGeneratorSource<>(TestRows.generator(), 10, TestRows.TYPE_INFO),
+        WatermarkStrategy.noWatermarks(), "rows").sinkTo(sink);
+    assertThatThrownBy(() -> env.execute("keys refused"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, StoreRefusedException.class))
+            .hasValueSatisfying(refused -> assertThat(refused)
+                .hasMessageContaining("s3://ktk-test/wrong-keys")
+                .hasMessageContaining("403 SignatureDoesNotMatch")));
+    // the build, then one writer and at most the committer; no restart opened the store again
+    assertThat(OPENS.get()).isBetween(2, 3);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.source.testing.FlinkRows;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
@@ -68,19 +69,6 @@ class ContinuousSourceTest {
     return rows;
   }
 
-  private static List<List<Object>> take(CloseableIterator<Row> it, int n) {
-    List<List<Object>> rows = new ArrayList<>();
-    while (rows.size() < n && it.hasNext()) {
-      Row r = it.next();
-      List<Object> values = new ArrayList<>();
-      for (int i = 0; i < r.getArity(); i++) {
-        values.add(r.getField(i));
-      }
-      rows.add(values);
-    }
-    return rows;
-  }
-
   @Test
   @Timeout(240)
   void laterCommitsAreServedOnceAcrossAFailureAndRestore() throws Exception {
@@ -126,7 +114,7 @@ class ContinuousSourceTest {
       for (List<Object> r : items(DAY1, 0, 20, 0.5)) {
         expected.add(row(r.get(0), r.get(1), r.get(2), (Long) r.get(1) * 10));
       }
-      actual.addAll(take(it, 20));
+      actual.addAll(FlinkRows.take(it, 20));
 
       // 2. the enrichment's next version, then a seed commit with a new partition and a new file in a
       //    served partition: both joined with the enrichment as discovered
@@ -142,7 +130,7 @@ class ContinuousSourceTest {
         long item = (Long) r.get(1);
         expected.add(row(r.get(0), item, r.get(2), DAY2.equals(r.get(0)) ? item * 10 + 1 : null));
       }
-      actual.addAll(take(it, 25));
+      actual.addAll(FlinkRows.take(it, 25));
 
       // 3. an enrichment for rows already served is not served again; a cell written again is, with
       //    its new row (the last written wins)
@@ -154,12 +142,12 @@ class ContinuousSourceTest {
         long item = (Long) r.get(1);
         expected.add(row(r.get(0), item, r.get(2), DAY1.equals(r.get(0)) ? 30L : null));
       }
-      actual.addAll(take(it, 11));
+      actual.addAll(FlinkRows.take(it, 11));
 
       // 4. a last commit: nothing else arrived before its row
       seed.commit(List.of(row(DAY9, 0L, 9.0)));
       expected.add(row(DAY9, 0L, 9.0, null));
-      actual.addAll(take(it, 1));
+      actual.addAll(FlinkRows.take(it, 1));
     }
     assertThat(FAILED).as("the injected failure happened").isTrue();
     assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);

@@ -11,6 +11,7 @@ import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.query.QuerySemantics;
 import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.source.testing.FlinkRows;
 import io.ktk.flink.source.testing.KartothekAnswers;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -89,24 +90,6 @@ class KartothekSourceTest {
     return rows;
   }
 
-  private List<List<Object>> viaFlink(KartothekSource source, int parallelism) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(parallelism);
-    List<List<Object>> rows = new ArrayList<>();
-    try (CloseableIterator<Row> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "shops")
-        .executeAndCollect()) {
-      while (it.hasNext()) {
-        Row row = it.next();
-        List<Object> values = new ArrayList<>();
-        for (int i = 0; i < row.getArity(); i++) {
-          values.add(row.getField(i));
-        }
-        rows.add(values);
-      }
-    }
-    return rows;
-  }
-
   @Test
   void withOneReaderTheSourceReturnsTheQueryResultInOrder() throws Exception {
     CubeQuery query = CubeQuery.builder()
@@ -115,7 +98,7 @@ class KartothekSourceTest {
 
     List<List<Object>> expected = inProcess(query);
     assertThat(expected).hasSizeGreaterThan(50);
-    assertThat(viaFlink(source, 1)).isEqualTo(expected);
+    assertThat(FlinkRows.collect(source, 1)).isEqualTo(expected);
     assertThat(((org.apache.flink.api.java.typeutils.RowTypeInfo) source.getProducedType()).getTypeAt(0))
         .isEqualTo(Types.LOCAL_DATE);
   }
@@ -127,8 +110,8 @@ class KartothekSourceTest {
         .maxPartitionsPerSplit(1).build();
 
     assertThat(source.splits(1)).hasSize(18); // 3 shops, 6 days each
-    assertThat(viaFlink(source, 1)).isEqualTo(inProcess(query));
-    assertThat(viaFlink(source, 3)).containsExactlyInAnyOrderElementsOf(inProcess(query));
+    assertThat(FlinkRows.collect(source, 1)).isEqualTo(inProcess(query));
+    assertThat(FlinkRows.collect(source, 3)).containsExactlyInAnyOrderElementsOf(inProcess(query));
   }
 
   @Test
@@ -153,7 +136,7 @@ class KartothekSourceTest {
     KartothekSource source = KartothekSource.builder(dir.toUri().toString(), "shops").query(query).build();
 
     List<List<Object>> expected = inProcess(query);
-    assertThat(viaFlink(source, 3)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(FlinkRows.collect(source, 3)).containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test
@@ -162,10 +145,10 @@ class KartothekSourceTest {
     KartothekSource pinned = KartothekSource.builder(dir.toUri().toString(), "shops").query(query)
         .versions(Map.of("seed", 0L, "stock", 0L, "tags", 0L)).build();
 
-    assertThat(viaFlink(pinned, 1)).isEmpty();
+    assertThat(FlinkRows.collect(pinned, 1)).isEmpty();
     KartothekSource latest = KartothekSource.builder(dir.toUri().toString(), "shops").query(query).build();
     assertThat(latest.versions()).containsEntry("stock", 1L);
-    assertThat(viaFlink(latest, 1)).containsExactly(Arrays.asList(LocalDate.of(2024, 1, 2), "rome", 5L, 99L));
+    assertThat(FlinkRows.collect(latest, 1)).containsExactly(Arrays.asList(LocalDate.of(2024, 1, 2), "rome", 5L, 99L));
   }
 
   @Test
@@ -177,7 +160,7 @@ class KartothekSourceTest {
     KartothekSource source = KartothekSource.builder(KartothekAnswers.store().toUri().toString(), "sub")
         .query(query).build();
 
-    List<List<Object>> rows = viaFlink(source, 2);
+    List<List<Object>> rows = FlinkRows.collect(source, 2);
 
     assertThat(((org.apache.flink.api.java.typeutils.RowTypeInfo) source.getProducedType()).getFieldNames())
         .containsExactlyElementsOf(answer.columns());

@@ -24,6 +24,7 @@ import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.store.StoreRefusedException;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -217,7 +218,8 @@ public final class KartothekCommitter implements Committer<FileBatch> {
       }
       acknowledged.forEach(CommitRequest::signalAlreadyCommitted);
       return true;
-    } catch (KtkValidationException | CorruptDatasetException | MissingPartFilesException e) {
+    } catch (KtkValidationException | CorruptDatasetException | MissingPartFilesException
+        | StoreRefusedException e) {
       throw new SuppressRestartsException(e);
     } catch (IOException | KtkException e) {
       LOG.warn("Cannot commit checkpoint {} ({}; attempt {}); retrying", first.checkpointId(),

@@ -8,6 +8,7 @@ import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.store.StoreRefusedException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -133,6 +134,9 @@ public final class KartothekWriter
       }
       this.writerId = writerId(name, checkpoints, restored, context.getRestoredCheckpointId(),
           () -> first.writerIdPrefix() + UUID.randomUUID());
+    } catch (StoreRefusedException e) {
+      store.close();
+      throw new SuppressRestartsException(e);
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
@@ -187,7 +191,11 @@ public final class KartothekWriter
       throw rejected(dataset, e, row);
     }
     if (budget.exceeded()) {
-      flushLargest();
+      try {
+        flushLargest();
+      } catch (StoreRefusedException e) {
+        throw new SuppressRestartsException(e); // a restart would be refused the same way
+      }
     }
   }
 
@@ -251,11 +259,15 @@ public final class KartothekWriter
   public Collection<FileBatch> prepareCommit() throws IOException {
     List<FileBatch> batches = new ArrayList<>();
     for (DatasetWriter dataset : datasets) {
-      dataset.prepareCommit(writerId, MAX_RETAINED_PARTITIONS, file -> metrics.fileWritten(file.rows(), file.bytes()))
-          .ifPresent(batch -> {
-            LOG.debug("Dataset '{}': writer {} hands on {}", batch.dataset(), writerId, batch);
-            batches.add(batch);
-          });
+      try {
+        dataset.prepareCommit(writerId, MAX_RETAINED_PARTITIONS, file -> metrics.fileWritten(file.rows(), file.bytes()))
+            .ifPresent(batch -> {
+              LOG.debug("Dataset '{}': writer {} hands on {}", batch.dataset(), writerId, batch);
+              batches.add(batch);
+            });
+      } catch (StoreRefusedException e) {
+        throw new SuppressRestartsException(e);
+      }
       if (endOfInput) {
         dataset.releaseIdle(); // no rows will come for the arrays the buffers keep
       }

@@ -29,13 +29,14 @@ class KartothekSinkOptionsTest {
   @Test
   void keysAndDefaultsArePinned() {
     assertThat(KartothekSinkOptions.all()).extracting(ConfigOption::key).containsExactly(
-        "store", "dataset", "partition-columns", "index-columns", "compression", "row-group-size", "memory-budget",
+        "store", "dataset", "partition-columns", "index-columns", "primary-key", "compression", "row-group-size", "memory-budget",
         "validation-policy", "write-mode", "commit.verify-files-older-than", "publish.min-interval",
         "writer-id-prefix");
     assertThat(KartothekSinkOptions.STORE.hasDefaultValue()).isFalse();
     assertThat(KartothekSinkOptions.DATASET.hasDefaultValue()).isFalse();
     assertThat(KartothekSinkOptions.PARTITION_COLUMNS.defaultValue()).isEmpty();
     assertThat(KartothekSinkOptions.INDEX_COLUMNS.defaultValue()).isEmpty();
+    assertThat(KartothekSinkOptions.PRIMARY_KEY.defaultValue()).isEmpty();
     assertThat(KartothekSinkOptions.COMPRESSION.defaultValue()).isEqualTo(Compression.SNAPPY);
     assertThat(KartothekSinkOptions.ROW_GROUP_SIZE.defaultValue()).isEqualTo(MemorySize.parse("128mb"));
     assertThat(KartothekSinkOptions.MEMORY_BUDGET.defaultValue()).isEqualTo(MemorySize.parse("128mb"));

@@ -20,6 +20,7 @@ import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.FunctionNotExistException;
@@ -200,7 +201,9 @@ public final class KartothekCatalog extends AbstractCatalog {
         ? OptionKeys.names(List.of(options.get("index-columns").split(";"))) : List.of();
     RowType rowType = (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
     try {
-      tables.createDataset(path.getObjectName(), rowType, resolved.getPartitionKeys(), indexColumns);
+      List<String> primaryKey = resolved.getResolvedSchema().getPrimaryKey().map(UniqueConstraint::getColumns)
+          .orElse(List.of());
+      tables.createDataset(path.getObjectName(), rowType, resolved.getPartitionKeys(), indexColumns, primaryKey);
     } catch (IOException e) {
       throw new CatalogException("Cannot create table " + path + " in " + storeUrl + ": " + e.getMessage(), e);
     }

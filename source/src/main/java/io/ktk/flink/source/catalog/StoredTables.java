@@ -11,6 +11,7 @@ import io.ktk.flink.state.dataset.StoredCubes;
 import io.ktk.flink.state.metadata.CubeNames;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.metadata.DatasetKeys;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.types.FlinkArrowTypes;
 import java.io.IOException;
@@ -90,7 +91,7 @@ final class StoredTables {
         return Optional.empty();
       }
       return Optional.of(table(columns(List.of(snapshot.get())), spec.get().partitionColumns(),
-          Map.of("cube", parsed.cube(), "datasets", parsed.datasetId()),
+          primaryKey(snapshot.get()), Map.of("cube", parsed.cube(), "datasets", parsed.datasetId()),
           "dataset " + parsed.datasetId() + " of Kartothek cube " + parsed.cube()));
     }
     Optional<CubeSpec> cube = CubeNames.isValidName(name) ? StoredCubes.spec(store, name) : Optional.empty();
@@ -103,27 +104,32 @@ final class StoredTables {
           dataset(uuid).ifPresent(datasets::add);
         }
       }
-      return Optional.of(table(columns(datasets), cube.get().partitionColumns(), Map.of("cube", name),
+      return Optional.of(table(columns(datasets), cube.get().partitionColumns(), List.of(), Map.of("cube", name),
           "Kartothek cube " + name + " (seed and enrichments joined)"));
     }
     return dataset(name).map(snapshot -> table(columns(List.of(snapshot)),
-        snapshot.partitionKeys().stream().map(Field::getName).toList(), Map.of("dataset", name),
+        snapshot.partitionKeys().stream().map(Field::getName).toList(), primaryKey(snapshot), Map.of("dataset", name),
         "Kartothek dataset " + name));
   }
 
   /**
-   * Creates dataset {@code uuid} with the table's columns and partition keys and no files (version
-   * 0 of its log, published), so that it is listed and can be written at once.
+   * Creates dataset {@code uuid} with the table's columns, partition keys and primary key (none
+   * when empty) and no files (version 0 of its log, published), so that it is listed and can be
+   * written at once.
    */
-  void createDataset(String uuid, RowType rowType, List<String> partitionKeys, List<String> indexColumns)
-      throws IOException {
+  void createDataset(String uuid, RowType rowType, List<String> partitionKeys, List<String> indexColumns,
+      List<String> primaryKey) throws IOException {
     if (!DatasetKeys.isValidUuid(uuid) || uuid.contains(CubeNames.SEPARATOR)) {
       throw new KtkValidationException("Cannot create dataset '" + uuid + "': a table of the catalog is a plain dataset"
           + " whose name holds only a-z A-Z 0-9 - _ (cube datasets are created by writing them)");
     }
     org.apache.arrow.vector.types.pojo.Schema schema = FlinkArrowTypes.toSchema(rowType);
     CommitLog log = CommitLog.open(store, uuid, CommitLogOptions.DEFAULTS);
-    log.commit(DatasetChange.append(partitionKeys, schema, List.of()).withIndex(indexColumns, Map.of()));
+    DatasetChange change = DatasetChange.append(partitionKeys, schema, List.of()).withIndex(indexColumns, Map.of());
+    if (!primaryKey.isEmpty()) {
+      change = change.withMetadata(Map.of(PrimaryKey.METADATA_KEY, PrimaryKey.toJson(primaryKey)));
+    }
+    log.commit(change);
     log.publish();
   }
 
@@ -143,6 +149,14 @@ final class StoredTables {
     }
   }
 
+  /**
+   * The dataset's primary key ({@code ktk_primary_key}), declared by its table so that writers
+   * through the catalog declare the key the dataset has; empty without one.
+   */
+  private static List<String> primaryKey(DatasetSnapshot dataset) {
+    return PrimaryKey.of(dataset.uuid(), dataset.metadata()).orElse(List.of());
+  }
+
   /** The columns of the datasets, each once (cell columns are in several), in the order met. */
   private static Map<String, LogicalType> columns(List<DatasetSnapshot> datasets) {
     Map<String, LogicalType> columns = new LinkedHashMap<>();
@@ -154,10 +168,14 @@ final class StoredTables {
     return columns;
   }
 
-  private CatalogTable table(Map<String, LogicalType> columns, List<String> partitionKeys,
+  private CatalogTable table(Map<String, LogicalType> columns, List<String> partitionKeys, List<String> primaryKey,
       Map<String, String> target, String comment) {
     Schema.Builder schema = Schema.newBuilder();
-    columns.forEach((name, type) -> schema.column(name, TypeConversions.fromLogicalToDataType(type)));
+    columns.forEach((name, type) -> schema.column(name, TypeConversions.fromLogicalToDataType(
+        primaryKey.contains(name) ? type.copy(false) : type)));
+    if (!primaryKey.isEmpty()) {
+      schema.primaryKey(primaryKey);
+    }
     Map<String, String> options = new LinkedHashMap<>(connectorOptions);
     options.putAll(target);
     return CatalogTable.newBuilder().schema(schema.build()).comment(comment).partitionKeys(partitionKeys)

@@ -37,11 +37,24 @@ final class CellKeys {
    * encoded.
    */
   static CellKeys encode(List<KeyKind> kinds, List<TypedVector> vectors, int rows, KeyRanks[] ranks) {
+    return encode(kinds, vectors, rows, ranks, null);
+  }
+
+  /**
+   * As {@link #encode(List, List, int, KeyRanks[])}, but the keys of the rows {@code skip} marks
+   * (null: none) are left 0 where encoding costs: rows that take no part in de-duplication.
+   */
+  static CellKeys encode(List<KeyKind> kinds, List<TypedVector> vectors, int rows, KeyRanks[] ranks, boolean[] skip) {
     Column[] columns = new Column[kinds.size()];
     for (int c = 0; c < columns.length; c++) {
-      columns[c] = column(kinds.get(c), vectors.get(c), rows, ranks[c]);
+      columns[c] = column(kinds.get(c), vectors.get(c), rows, ranks[c], skip);
     }
     return new CellKeys(columns, rows);
+  }
+
+  /** Keys that are one long each, without nulls ({@link KeyPacking}). */
+  static CellKeys single(long[] words, int rows) {
+    return new CellKeys(new Column[] {new Column(words, null, null)}, rows);
   }
 
   /** Turns the value ids of ranked columns into ranks. */
@@ -110,7 +123,7 @@ final class CellKeys {
     return 0;
   }
 
-  private static Column column(KeyKind kind, TypedVector vector, int rows, KeyRanks ranks) {
+  private static Column column(KeyKind kind, TypedVector vector, int rows, KeyRanks ranks, boolean[] skip) {
     if (vector instanceof LongVector longs && !longs.hasNulls() && kind != KeyKind.TIMESTAMP && kind != KeyKind.UNSIGNED
         && fast(kind, longs.type())) {
       // the vector's longs are the keys as they are: share them (keys are never written)
@@ -128,7 +141,7 @@ final class CellKeys {
       }
     } else {
       for (int row = 0; row < rows; row++) {
-        Object value = vector.get(row);
+        Object value = skip != null && skip[row] ? null : vector.get(row);
         if (value != null) {
           encodeValue(kind, value, row, first, second, ranks);
         }

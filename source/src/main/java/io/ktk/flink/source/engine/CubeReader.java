@@ -137,17 +137,27 @@ public final class CubeReader {
         tasks.add(new Task(group, partition));
       }
     }
-    return threads == 1 ? new SerialBatches(tasks) : new ParallelBatches(tasks);
+    GroupedPartitions grouped = GroupedPartitions.groupColumns(plan.query()).isEmpty() ? null
+        : GroupedPartitions.of(store, plan.query(), groups, Runtime.getRuntime().maxMemory() / 3);
+    return threads == 1 ? new SerialBatches(tasks, grouped) : new ParallelBatches(tasks, grouped);
+  }
+
+  /** Reads one task's partition, from the partitions all groups share when {@code grouped} is not null. */
+  private ResultBatch batch(PartitionJoin join, GroupedPartitions grouped, Task task) throws IOException {
+    return grouped == null ? join.batch(store, task.group(), task.partition())
+        : grouped.batch(join, task.group(), task.partition());
   }
 
   private record Task(QueryGroup group, GroupPartition partition) {}
 
   private final class SerialBatches implements Iterator<ResultBatch> {
     private final Iterator<Task> tasks;
+    private final GroupedPartitions grouped;
     private final PartitionJoin join = new PartitionJoin(plan.query(), prune, counters);
 
-    SerialBatches(List<Task> tasks) {
+    SerialBatches(List<Task> tasks, GroupedPartitions grouped) {
       this.tasks = tasks.iterator();
+      this.grouped = grouped;
     }
 
     @Override
@@ -159,7 +169,7 @@ public final class CubeReader {
     public ResultBatch next() {
       Task task = tasks.next();
       try {
-        return join.batch(store, task.group(), task.partition());
+        return batch(join, grouped, task);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -169,13 +179,15 @@ public final class CubeReader {
   /** Keeps {@code threads} partitions in work ahead of the consumer; each worker joins with its own state. */
   private final class ParallelBatches implements Iterator<ResultBatch> {
     private final Iterator<Task> tasks;
+    private final GroupedPartitions grouped;
     private final Deque<Future<ResultBatch>> ahead = new ArrayDeque<>();
     private final ThreadLocal<PartitionJoin> joins =
         ThreadLocal.withInitial(() -> new PartitionJoin(plan.query(), prune, counters));
     private ExecutorService executor;
 
-    ParallelBatches(List<Task> tasks) {
+    ParallelBatches(List<Task> tasks, GroupedPartitions grouped) {
       this.tasks = tasks.iterator();
+      this.grouped = grouped;
     }
 
     @Override
@@ -229,7 +241,7 @@ public final class CubeReader {
           executor = pool;
         }
         Task task = tasks.next();
-        ahead.add(executor.submit(() -> joins.get().batch(store, task.group(), task.partition())));
+        ahead.add(executor.submit(() -> batch(joins.get(), grouped, task)));
       }
     }
 

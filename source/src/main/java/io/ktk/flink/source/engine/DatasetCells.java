@@ -2,14 +2,14 @@ package io.ktk.flink.source.engine;
 
 import io.ktk.flink.source.planner.DatasetRead;
 import io.ktk.flink.source.planner.PlannedFile;
+import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.QuerySemantics;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ColumnStatistics;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.StoreInputFile;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ObjectVector;
 import io.ktk.flink.state.vector.TypedVector;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -17,11 +17,16 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * The rows of one dataset in one partition of a query group, one per key, after de-duplication
- * and conditions, held as column vectors.
+ * and conditions, held as column vectors. How the rows of a key become one is the dataset's {@link
+ * RowMerge}; the rest of this comment is about cube datasets ({@link RowMerge#CELLS}), the two
+ * kinds of plain datasets differ as that enum says: without a key ({@link RowMerge#NONE}) every
+ * passing row is kept, in read order, and a file that lacks a read column is corrupt; with a
+ * primary key ({@link RowMerge#UPSERTS}) a row whose {@value PrimaryKey#DELETED_COLUMN} is true
+ * fails whatever the conditions say, so that its key has no row when it is the last. The same holds
+ * for the change files of a cube dataset written from a changelog: a deleted cell has no row.
  *
  * <p>Files are read in write order and rows in file order; of the rows of a key, the one read last
  * is kept (Kartothek's rule: the last written wins). The conditions are judged on that row: a cell
@@ -41,13 +46,24 @@ import org.apache.arrow.vector.types.pojo.Field;
  */
 final class DatasetCells {
   private final DatasetRead dataset;
+  private final RowMerge merge;
   /** Kartothek semantics: filter rows, then keep the last passing row of each key. */
   private final boolean filterFirst;
   private final Set<String> keyNames = new HashSet<>();
-  private final Column[] columns;
+  private final AppendedColumn[] columns;
   private boolean[] passes = new boolean[1024];
+  /**
+   * Rows that cannot decide a kept row, so de-duplication leaves them out: they fail a condition on
+   * a key column (every row of their key fails it), or any condition where failing rows have no
+   * effect (a projected seed, Kartothek semantics).
+   */
+  private boolean[] dropped = new boolean[1024];
+  private int droppedCount;
   private int rows;
   private boolean anyPassed;
+  /** The keys, one column each ({@link #encodeKeys}). */
+  private CellKeys columnKeys;
+  /** The keys as sorted and joined: {@link #columnKeys}, or those packed into one long ({@link #usePacked}). */
   private CellKeys keys;
   private int[] cells;
   private int cellCount;
@@ -58,10 +74,11 @@ final class DatasetCells {
 
   DatasetCells(DatasetRead dataset, QuerySemantics semantics) {
     this.dataset = dataset;
+    this.merge = dataset.merge();
     this.filterFirst = semantics == QuerySemantics.KARTOTHEK;
     dataset.keyColumns().forEach(field -> keyNames.add(field.getName()));
-    columns = new Column[dataset.readColumns().size()];
-    Arrays.setAll(columns, i -> new Column());
+    columns = new AppendedColumn[dataset.readColumns().size()];
+    Arrays.setAll(columns, i -> new AppendedColumn());
   }
 
   /**
@@ -76,16 +93,26 @@ final class DatasetCells {
       // room for all rows at once: columns are not regrown file by file
       Arrays.stream(columns).forEach(column -> column.expect((int) expected));
       passes = Arrays.copyOf(passes, Math.max(passes.length, (int) expected));
+      dropped = Arrays.copyOf(dropped, passes.length);
     }
     List<String> names = dataset.readColumnNames();
     int[] conditionPositions = conditions.stream().mapToInt(c -> names.indexOf(c.columnName())).toArray();
     for (PlannedFile file : files) {
+      if (columns.length == 0 && file.rows() >= 0) {
+        // only partition columns are asked for (a plain dataset): the logged row count says it all
+        appendPassing((int) file.rows());
+        continue;
+      }
       try (ParquetRowsReader reader = ParquetRowsReader.open(
           new StoreInputFile(store, file.key(), file.bytes(), StoreInputFile.DEFAULT_READ_AHEAD))) {
         Set<String> present = new HashSet<>();
         reader.arrowSchema().getFields().forEach(field -> present.add(field.getName()));
-        Projection all = projection(file, dataset.readColumns(), present);
-        Projection keysOnly = projection(file, dataset.keyColumns(), present);
+        FileProjection all = FileProjection.of(dataset, file, dataset.readColumns(), present, true);
+        FileProjection keysOnly = FileProjection.of(dataset, file, dataset.keyColumns(), present, false);
+        if (columns.length == 0) {
+          appendPassing(Math.toIntExact(reader.rowCount()));
+          continue;
+        }
         for (int group = 0; group < reader.rowGroups().size(); group++) {
           if (file.keysOnly()) {
             read(reader, group, keysOnly, null, conditionPositions);
@@ -118,27 +145,6 @@ final class DatasetCells {
 
   private enum Pruned { NO, SKIP, BY_PAYLOAD }
 
-  /** The columns to read from a file and where they go; columns the file lacks read as null. */
-  private record Projection(List<String> readable, int[] slots) {}
-
-  private Projection projection(PlannedFile file, List<Field> wanted, Set<String> present) {
-    List<String> readable = new ArrayList<>();
-    int[] slots = new int[wanted.size()];
-    for (int i = 0; i < wanted.size(); i++) {
-      String name = wanted.get(i).getName();
-      if (present.contains(name)) {
-        slots[i] = readable.size();
-        readable.add(name);
-      } else if (i < dataset.keyColumns().size()) {
-        throw new CorruptDatasetException("Cannot read data file " + file.key() + " of dataset '" + dataset.uuid()
-            + "': it lacks the dimension column '" + name + "'");
-      } else {
-        slots[i] = -1;
-      }
-    }
-    return new Projection(readable, slots);
-  }
-
   /**
    * Whether a row group can be pruned, and how: a failing condition on a key column fails every
    * row of the group's cells wherever they are (skip); for a projected dataset a failing row has no
@@ -153,7 +159,7 @@ final class DatasetCells {
       ColumnStatistics statistics = present.contains(column)
           ? reader.statistics(group, column) : RowGroupPruning.absent(groupRows);
       if (RowGroupPruning.excludes(condition, statistics)) {
-        if (filterFirst || dataset.projected() || keyNames.contains(column)) {
+        if (filterFirst || merge == RowMerge.NONE || dataset.projected() || keyNames.contains(column)) {
           return Pruned.SKIP;
         }
         pruned = Pruned.BY_PAYLOAD;
@@ -163,7 +169,7 @@ final class DatasetCells {
   }
 
   /** Appends a row group's rows; with {@code conditions} null they are keys only, and fail. */
-  private void read(ParquetRowsReader reader, int group, Projection projection, List<TypedCondition> conditions,
+  private void read(ParquetRowsReader reader, int group, FileProjection projection, List<TypedCondition> conditions,
       int[] conditionPositions) throws IOException {
     int count = Math.toIntExact(reader.rowGroups().get(group).getRowCount());
     if (count == 0) {
@@ -178,28 +184,60 @@ final class DatasetCells {
     for (int i = 0; i < columns.length; i++) {
       columns[i].append(byColumn[i], count);
     }
-    if (rows + count > passes.length) {
-      passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
-    }
+    grow(count);
     if (conditions != null) {
       test(byColumn, count, conditions, conditionPositions);
+      if (projection.deleted() >= 0) {
+        deletesFail(read.get(projection.deleted()), count);
+      }
     }
     rows += count;
   }
 
+  /** A delete (its {@value PrimaryKey#DELETED_COLUMN} true) fails: the key then has no row. */
+  private void deletesFail(TypedVector deleted, int count) {
+    for (int row = 0; row < count; row++) {
+      if (Boolean.TRUE.equals(deleted.get(row))) {
+        passes[rows + row] = false;
+      }
+    }
+  }
+
+  /** Appends {@code count} rows of no read column, all passing (there is no condition to test). */
+  private void appendPassing(int count) {
+    grow(count);
+    Arrays.fill(passes, rows, rows + count, true);
+    rows += count;
+  }
+
+  private void grow(int count) {
+    if (rows + count > passes.length) {
+      passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
+      dropped = Arrays.copyOf(dropped, passes.length);
+    }
+  }
+
+  /**
+   * Tests the conditions on the rows just read: those on key columns first, whose failing rows are
+   * {@link #dropped}, then the others (whose failing rows are dropped too where failing rows have
+   * no effect).
+   */
   private void test(TypedVector[] byColumn, int count, List<TypedCondition> conditions, int[] positions) {
     Arrays.fill(passes, rows, rows + count, true);
-    for (int c = 0; c < positions.length; c++) {
-      TypedCondition condition = conditions.get(c);
-      TypedVector vector = byColumn[positions[c]];
-      OrderedCondition ordered = vector == null ? null : OrderedCondition.of(condition, vector);
-      if (ordered != null) {
-        ordered.apply(vector, count, passes, rows);
-        continue;
+    boolean failingRowsCount = merge != RowMerge.NONE && !filterFirst && !dataset.projected();
+    for (boolean onKeys : new boolean[] {true, false}) {
+      for (int c = 0; c < positions.length; c++) {
+        TypedCondition condition = conditions.get(c);
+        if (keyNames.contains(condition.columnName()) == onKeys) {
+          ConditionTests.apply(condition, byColumn[positions[c]], count, passes, rows);
+        }
       }
-      for (int row = 0; row < count; row++) {
-        if (passes[rows + row]) {
-          passes[rows + row] = condition.test(vector == null ? null : vector.get(row));
+      if (onKeys || !failingRowsCount) {
+        for (int row = rows; row < rows + count; row++) {
+          if (!passes[row] && !dropped[row]) {
+            dropped[row] = true;
+            droppedCount++;
+          }
         }
       }
     }
@@ -210,11 +248,27 @@ final class DatasetCells {
 
   /** Encodes the rows' keys; ranked columns hold value ids until {@link #keep}. */
   void encodeKeys(List<KeyKind> kinds, KeyRanks[] ranks) {
+    if (merge == RowMerge.NONE) {
+      return;
+    }
     List<TypedVector> keyVectors = new ArrayList<>(kinds.size());
     for (int c = 0; c < kinds.size(); c++) {
       keyVectors.add(columns[c].vector());
     }
-    keys = CellKeys.encode(kinds, keyVectors, rows, ranks);
+    columnKeys = CellKeys.encode(kinds, keyVectors, rows, ranks, droppedCount > 0 ? dropped : null);
+    keys = columnKeys;
+  }
+
+  /** Turns the value ids of ranked key columns into ranks, once every dataset's keys are encoded. */
+  void resolveRanks(List<KeyKind> kinds, KeyRanks[] ranks) {
+    if (columnKeys != null) {
+      columnKeys.resolveRanks(kinds, ranks);
+    }
+  }
+
+  /** Sorts and joins by these keys, one long per row ({@link KeyPacking}), instead of by the columns. */
+  void usePacked(long[] packed) {
+    keys = CellKeys.single(packed, rows);
   }
 
   /**
@@ -222,34 +276,42 @@ final class DatasetCells {
    * long in a range not much wider than the row count are placed by their value (a "perfect hash",
    * one pass); other keys are sorted.
    */
-  void keep(List<KeyKind> kinds, KeyRanks[] ranks, KeySort sort) {
-    keys.resolveRanks(kinds, ranks);
+  void keep(KeySort sort) {
+    if (merge == RowMerge.NONE) {
+      keepPassing();
+      return;
+    }
     long[] single = keys.singleWords();
     if (single != null && rows > 0 && keepDense(single)) {
       return;
     }
-    cells = new int[rows];
+    int count = rows - droppedCount;
+    cells = new int[count];
     cellCount = 0;
-    int[] order = new int[rows];
-    Arrays.setAll(order, i -> i);
-    sort.sort(keys, order, rows);
+    int[] order = new int[count];
+    for (int row = 0, i = 0; row < rows; row++) {
+      if (!dropped[row]) {
+        order[i++] = row;
+      }
+    }
+    sort.sort(keys, order, count);
     long[] sorted = null;
     if (single != null) {
-      sorted = new long[rows];
-      for (int i = 0; i < rows; i++) {
+      sorted = new long[count];
+      for (int i = 0; i < count; i++) {
         sorted[i] = single[order[i]];
       }
-      cellWords = new long[rows];
+      cellWords = new long[count];
     }
     int start = 0;
-    while (start < rows) {
+    while (start < count) {
       int end = start + 1;
       if (sorted != null) {
-        while (end < rows && sorted[end] == sorted[start]) {
+        while (end < count && sorted[end] == sorted[start]) {
           end++;
         }
       } else {
-        while (end < rows && keys.compare(order[start], keys, order[end]) == 0) {
+        while (end < count && keys.compare(order[start], keys, order[end]) == 0) {
           end++;
         }
       }
@@ -279,6 +341,17 @@ final class DatasetCells {
     }
   }
 
+  /** Without a key: every passing row, in read order. */
+  private void keepPassing() {
+    cells = new int[rows];
+    cellCount = 0;
+    for (int row = 0; row < rows; row++) {
+      if (passes[row]) {
+        cells[cellCount++] = row;
+      }
+    }
+  }
+
   /**
    * Keeps one row per key by placing rows at their key's offset from the smallest key; false if
    * the range is too wide. A slot holds the kept row + 1, or 0: no cell, or one whose last row
@@ -288,11 +361,13 @@ final class DatasetCells {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int row = 0; row < rows; row++) {
-      min = Math.min(min, words[row]);
-      max = Math.max(max, words[row]);
+      if (!dropped[row]) {
+        min = Math.min(min, words[row]);
+        max = Math.max(max, words[row]);
+      }
     }
     long range = max - min;
-    if (range < 0 || range >= 4L * rows + 1024) {
+    if (min > max || range < 0 || range >= 4L * (rows - droppedCount) + 1024) {
       return false;
     }
     int[] placed = new int[(int) range + 1];
@@ -311,7 +386,9 @@ final class DatasetCells {
       }
     } else {
       for (int row = 0; row < rows; row++) {
-        placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
+        if (!dropped[row]) {
+          placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
+        }
       }
     }
     slots = placed;
@@ -367,65 +444,18 @@ final class DatasetCells {
     return cellWords;
   }
 
-  /** The keys of all rows read (index them with {@link #cells()}). */
+  /** The keys of all rows read as sorted and joined, maybe packed (index them with {@link #cells()}). */
   CellKeys keys() {
     return keys;
+  }
+
+  /** The keys of all rows read, one column each. */
+  CellKeys columnKeys() {
+    return columnKeys;
   }
 
   /** The values of read column {@code column} for all rows read. */
   TypedVector column(int column) {
     return columns[column].vector();
-  }
-
-  /**
-   * One read column's values over all row groups read: vectors of the same kind are appended as
-   * they are; when a file stores the column differently (say timestamps in another unit), the
-   * column continues as typed values; rows of a file without the column are null.
-   */
-  private static final class Column {
-    private TypedVector vector;
-    private int leadingNulls;
-    private int expected;
-
-    void expect(int rows) {
-      expected = rows;
-    }
-
-    void append(TypedVector chunk, int count) {
-      if (chunk == null) {
-        if (vector == null) {
-          leadingNulls += count;
-        } else {
-          for (int i = 0; i < count; i++) {
-            vector.appendNull();
-          }
-        }
-        return;
-      }
-      if (vector == null && leadingNulls == 0 && count >= expected) {
-        vector = chunk;
-        return;
-      }
-      if (vector == null) {
-        vector = chunk.emptyCopy(Math.max(leadingNulls + count, expected));
-        for (int i = 0; i < leadingNulls; i++) {
-          vector.appendNull();
-        }
-      } else if (!vector.canAppend(chunk)) {
-        vector = ObjectVector.copyOf(vector);
-      }
-      vector.appendFrom(chunk);
-    }
-
-    TypedVector vector() {
-      if (vector == null) {
-        vector = new ObjectVector(leadingNulls);
-        for (int i = 0; i < leadingNulls; i++) {
-          vector.appendNull();
-        }
-        leadingNulls = 0;
-      }
-      return vector;
-    }
   }
 }

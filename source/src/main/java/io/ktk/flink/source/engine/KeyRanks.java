@@ -37,8 +37,11 @@ final class KeyRanks {
     return id;
   }
 
-  /** The rank of the value with id {@code id} among all values given ids. */
+  /** The rank of the value with id {@code id} among all values given ids (0 when none was given one). */
   long rank(int id) {
+    if (distinct.isEmpty()) {
+      return 0;
+    }
     if (ranks == null) {
       Integer[] order = new Integer[distinct.size()];
       Arrays.setAll(order, i -> i);

@@ -5,6 +5,7 @@ import io.ktk.flink.source.planner.DatasetRole;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.ResolvedQuery;
+import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.store.ObjectStore;
@@ -42,6 +43,10 @@ public final class PartitionJoin {
   private final List<List<KeyKind>> kinds = new ArrayList<>();
   /** Per dataset, the positions of its key columns among the seed's. */
   private final List<int[]> seedKeyPositions = new ArrayList<>();
+  /** Per dataset, the names of its key columns. */
+  private final List<List<String>> keyNames = new ArrayList<>();
+  /** How the current partition's keys are packed into one long, or null (see {@link KeyPacking}). */
+  private KeyPacking packing;
   private final Source[] sources;
   private final boolean prune;
   private final RowGroupCounters counters;
@@ -58,6 +63,7 @@ public final class PartitionJoin {
     List<String> seedKeys = query.seed().keyColumns().stream().map(Field::getName).toList();
     for (DatasetRead dataset : query.datasets()) {
       kinds.add(dataset.keyColumns().stream().map(KeyKind::of).toList());
+      keyNames.add(dataset.keyColumns().stream().map(Field::getName).toList());
       seedKeyPositions.add(dataset.keyColumns().stream().mapToInt(f -> seedKeys.indexOf(f.getName())).toArray());
       for (int position : seedKeyPositions.get(seedKeyPositions.size() - 1)) {
         if (position < 0) {
@@ -68,7 +74,7 @@ public final class PartitionJoin {
     }
     List<Field> output = query.output().getFields();
     sources = new Source[output.size()];
-    List<String> partitionColumns = query.cube().partitionColumns();
+    List<String> partitionColumns = query.partitionColumnNames();
     for (int i = 0; i < output.size(); i++) {
       String name = output.get(i).getName();
       int partition = partitionColumns.indexOf(name);
@@ -90,7 +96,24 @@ public final class PartitionJoin {
 
   /** The rows of one partition of {@code group} as columns, sorted by the query's dimension columns. */
   public ResultBatch batch(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
-    List<DatasetCells> cells = load(store, group, partition);
+    return join(load(store, group, partition), partition, List.of()).batch();
+  }
+
+  /**
+   * The rows of a physical partition for every query group at once ({@code partition} holds the
+   * files of all groups), each with the values of the {@code partition_by} columns it is grouped
+   * by, which must be dimension columns of the query ({@link GroupedPartitions}): the rows of one
+   * group are those of its values.
+   */
+  Grouped batchOfAllGroups(ObjectStore store, GroupPartition partition, List<String> groupColumns)
+      throws IOException {
+    return join(load(store, null, partition), partition, groupColumns);
+  }
+
+  /** Rows of several groups, and per row the values of the columns the groups are formed by. */
+  record Grouped(ResultBatch batch, List<TypedVector> groupColumns) {}
+
+  private Grouped join(List<DatasetCells> cells, GroupPartition partition, List<String> groupColumns) {
     DatasetCells seed = cells.get(0);
     int count = seed.cellCount();
     // joined[d][i]: the row of dataset d joined to the i-th result row (-1: none)
@@ -111,11 +134,17 @@ public final class PartitionJoin {
           ? constant(partition.partitionValues().get(source.column()), count)
           : cells.get(source.dataset()).column(source.column()).gather(joined[source.dataset()], count));
     }
-    return new ResultBatch(query.output(), columns, count);
+    List<TypedVector> groupValues = new ArrayList<>(groupColumns.size());
+    for (String column : groupColumns) {
+      int read = query.seed().readColumnNames().indexOf(column);
+      groupValues.add(seed.column(read).gather(joined[0], count));
+    }
+    return new Grouped(new ResultBatch(query.output(), columns, count), groupValues);
   }
 
+  /** Loads every dataset's files of {@code partition}; with {@code group} null, without its conditions. */
   private List<DatasetCells> load(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
-    List<TypedCondition> groupConditions = groupConditions(group);
+    List<TypedCondition> groupConditions = group == null ? List.of() : groupConditions(group);
     List<DatasetRead> datasets = query.datasets();
     List<DatasetCells> cells = new ArrayList<>(datasets.size());
     for (DatasetRead dataset : datasets) {
@@ -143,8 +172,17 @@ public final class PartitionJoin {
       ranks.add(datasetRanks);
       cells.get(d).encodeKeys(kinds.get(d), datasetRanks);
     }
+    List<CellKeys> keys = new ArrayList<>(datasets.size());
     for (int d = 0; d < datasets.size(); d++) {
-      cells.get(d).keep(kinds.get(d), ranks.get(d), sort);
+      cells.get(d).resolveRanks(kinds.get(d), ranks.get(d));
+      keys.add(cells.get(d).columnKeys());
+    }
+    packing = datasets.get(0).merge() == RowMerge.NONE ? null : KeyPacking.of(keyNames, keys);
+    for (int d = 0; d < datasets.size(); d++) {
+      if (packing != null) {
+        cells.get(d).usePacked(packing.pack(keys.get(d), keyNames.get(d)));
+      }
+      cells.get(d).keep(sort);
     }
     return cells;
   }
@@ -155,19 +193,24 @@ public final class PartitionJoin {
    */
   private int[] match(DatasetCells seed, int[] seedRows, long[] seedWords, int count, int d, DatasetCells other) {
     int[] positions = seedKeyPositions.get(d);
-    CellKeys seedKeys = seed.keys().select(positions);
+    // the other's key is the seed's whole key: the seed's kept keys (in order) are the ones to match
+    boolean whole = positions.length == keyNames.get(0).size() && isPrefix(positions);
+    CellKeys seedKeys = seed.columnKeys().select(positions);
+    if (packing != null) {
+      seedKeys = whole ? seed.keys() : CellKeys.single(packing.pack(seedKeys, keyNames.get(d)), seedKeys.rows());
+    }
     int[] matched = new int[count];
     long[] seedRowWords = seedKeys.singleWords();
     if (other.dense() && seedRowWords != null) {
       // the other's rows are placed by key: look each seed key up (in order when it is the seed's whole key)
-      boolean inOrder = seedWords != null && positions.length == 1;
+      boolean inOrder = seedWords != null && whole;
       for (int i = 0; i < count; i++) {
         matched[i] = other.lookup(inOrder ? seedWords[i] : seedRowWords[seedRows[i]]);
       }
       return matched;
     }
-    if (seedWords != null && other.cellWords() != null && positions.length == 1) {
-      // one key column, the seed's only one: both sides' keys are in order already
+    if (seedWords != null && other.cellWords() != null && whole) {
+      // the seed's whole key, one long: both sides' keys are in order already
       mergeWords(seedWords, count, other.cellWords(), other.cells(), other.cellCount(), matched);
       return matched;
     }
@@ -180,7 +223,7 @@ public final class PartitionJoin {
     sort.sort(seedKeys, byKey, count);
     int[] matchedByKey = new int[count];
     merge(seedKeys, byKey, count, other, matchedByKey);
-    int[] rowMatch = new int[seed.keys().rows()];
+    int[] rowMatch = new int[seedKeys.rows()];
     for (int i = 0; i < count; i++) {
       rowMatch[byKey[i]] = matchedByKey[i];
     }
@@ -279,15 +322,25 @@ public final class PartitionJoin {
     return vector;
   }
 
+  /** The values of {@code group}'s key for the {@code partition_by} columns {@code columns}. */
+  List<Object> groupValues(QueryGroup group, List<String> columns) {
+    List<String> partitionBy = query.partitionBy().stream().map(Field::getName).toList();
+    List<Object> values = new ArrayList<>(columns.size());
+    for (String column : columns) {
+      values.add(group.key().get(partitionBy.indexOf(column)));
+    }
+    return values;
+  }
+
   /** {@code column == value} for each {@code partition_by} column that is not a partition column. */
   private List<TypedCondition> groupConditions(QueryGroup group) {
     List<TypedCondition> conditions = new ArrayList<>();
     List<Field> partitionBy = query.partitionBy();
     for (int i = 0; i < partitionBy.size(); i++) {
       Field column = partitionBy.get(i);
-      if (!query.cube().partitionColumns().contains(column.getName())) {
+      if (!query.partitionColumnNames().contains(column.getName())) {
         conditions.add(TypedCondition.resolve(Condition.eq(column.getName(), group.key().get(i)), column,
-            "cube '" + query.cube().name() + "'", query.query().semantics()));
+            query.target().describe(), query.query().semantics()));
       }
     }
     return conditions;

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.vector.TypedVector;
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -40,6 +41,15 @@ public final class ResultBatch {
   /** The values of output column {@code index}. */
   public TypedVector column(int index) {
     return columns.get(index);
+  }
+
+  /** The rows {@code rows} (in that order) of this batch. */
+  ResultBatch slice(int[] rows) {
+    List<TypedVector> sliced = new ArrayList<>(columns.size());
+    for (TypedVector column : columns) {
+      sliced.add(column.gather(rows, rows.length));
+    }
+    return new ResultBatch(schema, sliced, rows.length);
   }
 
   /** Row {@code row} as an unmodifiable list of typed values (boxed on access). */

@@ -37,7 +37,7 @@ import java.util.List;
  * there only those literals exclude. Unlike the other rules this one changes the result, as it
  * does in Kartothek: the readers apply it also when pruning is off.
  *
- * <p>Public for the plain dataset reader ({@code source.dataset}), where every condition may prune.
+ * <p>For a plain dataset without a key every condition may prune: each row stands alone.
  */
 public final class RowGroupPruning {
   private RowGroupPruning() {}

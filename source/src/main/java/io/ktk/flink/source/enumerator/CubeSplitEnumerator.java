@@ -1,6 +1,6 @@
 package io.ktk.flink.source.enumerator;
 
-import io.ktk.flink.source.planner.CubeSnapshot;
+import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands out the splits of a cube query, one per request, in output order (readers ask for the
+ * Hands out the splits of a cube query (or of a plain dataset's query), one per request, in output order (readers ask for the
  * next split when they finish one, so faster readers take more). Splits a failed reader held come
  * back and are handed out first.
  *
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Continuous ({@link Discovery}): after the splits of the pinned versions, every discovery
  * interval the enumerator reads the latest versions of the cube's datasets ({@link
- * CubeSnapshot#latest}); when the seed has a version above the one served, it plans the query
+ * TargetSnapshot#latest}); when the seed has a version above the one served, it plans the query
  * there, keeps the seed files added after the served version ({@link
  * QueryPlan#seedFilesAddedAfter}), appends their splits and serves them to readers that wait.
  * The served seed version and the unassigned splits are checkpointed together, so after a restore
@@ -47,7 +47,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
   /**
    * How a continuous source discovers later commits.
    *
-   * @param settings the store, cube and query
+   * @param settings the store, target (cube or plain dataset) and query
    * @param interval time between discoveries
    * @param maxPartitionsPerSplit see {@link CubeSplits}
    */
@@ -128,8 +128,8 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
   /** On a worker thread: the plan at the latest versions (reads the store, not this object's state). */
   private Found discover() throws IOException {
     try (ObjectStore store = discovery.settings().openStore()) {
-      CubeSnapshot snapshot = CubeSnapshot.latest(store, discovery.settings().cube());
-      long seedVersion = snapshot.versions().get(snapshot.spec().seedDatasetId());
+      TargetSnapshot snapshot = TargetSnapshot.latest(store, discovery.settings().target());
+      long seedVersion = snapshot.versions().get(snapshot.seedDatasetId());
       if (seedVersion <= servedSeedVersion) {
         return new Found(null, seedVersion);
       }
@@ -141,12 +141,12 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
   private void discovered(Found found, Throwable error) {
     if (error != null) {
       if (error instanceof IOException || error instanceof UncheckedIOException) {
-        LOG.warn("Cannot discover later versions of cube '{}', retrying in {}: {}", discovery.settings().cube(),
+        LOG.warn("Cannot discover later versions of {}, retrying in {}: {}", discovery.settings().target(),
             discovery.interval(), error.toString());
         return;
       }
-      throw new FlinkRuntimeException("Cannot discover later versions of cube '" + discovery.settings().cube()
-          + "': " + error.getMessage(), error);
+      throw new FlinkRuntimeException("Cannot discover later versions of " + discovery.settings().target()
+          + ": " + error.getMessage(), error);
     }
     if (found.plan() == null || found.seedVersion() <= servedSeedVersion) {
       return;

@@ -67,17 +67,20 @@ public final class CubePlanner {
     return QueryChecker.check(cube, datasets, query);
   }
 
-  private static QueryPlan plan(ResolvedQuery resolved, Map<String, DatasetSnapshot> datasets) {
-    CubeSpec spec = resolved.cube();
+  /** Steps 2 to 4 for a checked query (of a cube, or of a plain dataset). */
+  static QueryPlan plan(ResolvedQuery resolved, Map<String, DatasetSnapshot> datasets) {
+    List<String> partitionColumns = resolved.partitionColumnNames();
+    List<String> dimensionColumns = resolved.dimensionColumns().stream().map(Field::getName).toList();
+    String seedId = resolved.seed().datasetId();
     List<IndexedKey> indexedKeys = new ArrayList<>();
     List<Field> partitionBy = resolved.partitionBy();
     for (int i = 0; i < partitionBy.size(); i++) {
       String column = partitionBy.get(i).getName();
-      if (spec.partitionColumns().contains(column)) {
+      if (partitionColumns.contains(column)) {
         continue;
       }
-      if (spec.dimensionColumns().contains(column)) {
-        indexedKeys.add(new IndexedKey(i, column, spec.seedDatasetId(), false));
+      if (dimensionColumns.contains(column)) {
+        indexedKeys.add(new IndexedKey(i, column, seedId, false));
       } else {
         String owner = resolved.datasets().stream()
             .filter(d -> d.readColumnNames().contains(column)).findFirst().orElseThrow().datasetId();
@@ -91,13 +94,15 @@ public final class CubePlanner {
       List<String> owned = indexedKeys.stream().filter(k -> k.owner().equals(read.datasetId()))
           .map(IndexedKey::column).toList();
       DatasetSnapshot snapshot = datasets.get(read.datasetId());
-      partitions.put(read.datasetId(), DatasetPartitions.build(resolved, snapshot, owned));
+      partitions.put(read.datasetId(), DatasetPartitions.build(resolved, read, snapshot, owned));
       versions.put(read.datasetId(), snapshot.version());
     }
 
     List<Field> keyColumns = partitionBy.isEmpty() ? resolved.partitionColumns() : partitionBy;
     TreeMap<List<Object>, List<GroupPartition>> groups = new TreeMap<>(ValuesOrder.of(keyColumns));
-    DatasetPartitions seed = partitions.get(spec.seedDatasetId());
+    DatasetPartitions seed = partitions.get(seedId);
+    // every row of a dataset without a key stands alone: each of its files is a partition of its own
+    boolean filesApart = resolved.seed().merge() == RowMerge.NONE;
     for (DatasetPartitions.Entry seedEntry : seed.entries()) {
       for (List<Object> indexedValues : combinations(indexedKeys, partitions, seedEntry.values(),
           resolved.query().kartothekSemantics())) {
@@ -120,12 +125,18 @@ public final class CubePlanner {
           key.addAll(seedEntry.values());
         } else {
           for (int i = 0, indexed = 0; i < partitionBy.size(); i++) {
-            int partitionColumn = spec.partitionColumns().indexOf(partitionBy.get(i).getName());
+            int partitionColumn = partitionColumns.indexOf(partitionBy.get(i).getName());
             key.add(partitionColumn >= 0 ? seedEntry.values().get(partitionColumn) : indexedValues.get(indexed++));
           }
         }
-        groups.computeIfAbsent(key, k -> new ArrayList<>())
-            .add(new GroupPartition(seedEntry.path(), seedEntry.values(), files));
+        List<GroupPartition> group = groups.computeIfAbsent(key, k -> new ArrayList<>());
+        if (filesApart) {
+          for (PlannedFile file : files.get(seedId)) {
+            group.add(new GroupPartition(seedEntry.path(), seedEntry.values(), Map.of(seedId, List.of(file))));
+          }
+        } else {
+          group.add(new GroupPartition(seedEntry.path(), seedEntry.values(), files));
+        }
       }
     }
     List<QueryGroup> planned = new ArrayList<>(groups.size());

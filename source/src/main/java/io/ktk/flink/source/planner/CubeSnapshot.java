@@ -3,6 +3,7 @@ package io.ktk.flink.source.planner;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.commit.CubeVersions;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
@@ -31,7 +32,7 @@ import org.apache.flink.annotation.Internal;
  * @param datasets the snapshot of each dataset, by dataset id
  */
 @Internal
-public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> datasets) {
+public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> datasets) implements TargetSnapshot {
   public CubeSnapshot {
     requireNonNull(spec, "spec is null");
     datasets = Collections.unmodifiableNavigableMap(new TreeMap<>(datasets));
@@ -80,7 +81,18 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
     return new CubeSnapshot(CubeValidation.discover(cube, metadata), new TreeMap<>(datasets));
   }
 
+  @Override
+  public QueryTarget target() {
+    return QueryTarget.cube(spec.name());
+  }
+
+  @Override
+  public String seedDatasetId() {
+    return spec.seedDatasetId();
+  }
+
   /** The version of each dataset, by dataset id. */
+  @Override
   public NavigableMap<String, Long> versions() {
     NavigableMap<String, Long> versions = new TreeMap<>();
     datasets.forEach((id, snapshot) -> versions.put(id, snapshot.version()));
@@ -88,11 +100,13 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
   }
 
   /** Checks {@code query} against these versions; see {@link CubePlanner#resolve}. */
+  @Override
   public ResolvedQuery resolve(CubeQuery query) {
     return CubePlanner.resolve(spec, datasets, query);
   }
 
   /** Plans {@code query} over these versions; see {@link CubePlanner}. */
+  @Override
   public QueryPlan plan(CubeQuery query) {
     return CubePlanner.plan(spec, datasets, query);
   }

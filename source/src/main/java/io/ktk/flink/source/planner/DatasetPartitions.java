@@ -4,7 +4,6 @@ import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
-import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.metadata.IndexFile;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -30,7 +29,13 @@ import org.apache.arrow.vector.types.pojo.Field;
  * with qualifying values: it stays a candidate that {@link #passesPayload} marks as failing, and
  * the alignment reads it for its keys only when an older file of the partition qualifies. With
  * Kartothek semantics rows are filtered before the last row of a cell is taken, so such a file is
- * dropped, as Kartothek drops it.
+ * dropped, as Kartothek drops it. Which columns count as dimension columns here is {@link
+ * DatasetRead#indexDecidesFiles}: for a plain dataset without a key, every column (each row stands
+ * alone); for one with a primary key, none (a file may hold deletes of qualifying keys).
+ *
+ * <p>Files are in write order: by the version that added them, then by label. A plain dataset
+ * without a key, whose rows are not merged, reads them by label (the order {@code ktk read} has
+ * always printed).
  *
  * <p>A dataset other than the seed may be partitioned by only some of the cube's partition columns
  * (Kartothek 5.3 allows it): its partitions are keyed by the values of the columns it has, and
@@ -61,10 +66,11 @@ final class DatasetPartitions {
    * @param ownedPartitionBy the non-partition {@code partition_by} columns whose values this
    *     dataset's index assigns to its files
    */
-  static DatasetPartitions build(ResolvedQuery query, DatasetSnapshot snapshot, List<String> ownedPartitionBy) {
-    CubeSpec cube = query.cube();
+  static DatasetPartitions build(ResolvedQuery query, DatasetRead read, DatasetSnapshot snapshot,
+      List<String> ownedPartitionBy) {
+    List<String> partitionColumns = query.partitionColumnNames();
     List<String> keys = snapshot.partitionKeys().stream().map(Field::getName).toList();
-    int[] keyPositions = keys.stream().mapToInt(cube.partitionColumns()::indexOf).toArray();
+    int[] keyPositions = keys.stream().mapToInt(partitionColumns::indexOf).toArray();
     Map<Integer, List<TypedCondition>> onPartitionValues = new HashMap<>();
     query.partitionConditions().forEach((column, conditions) -> {
       if (keys.contains(column)) {
@@ -77,7 +83,7 @@ final class DatasetPartitions {
     Set<String> payloadLabels = null;
     for (TypedCondition condition : query.conditions()) {
       String column = condition.columnName();
-      if (cube.partitionColumns().contains(column) || !snapshot.indexColumns().contains(column)) {
+      if (partitionColumns.contains(column) || !snapshot.indexColumns().contains(column)) {
         continue;
       }
       Set<String> passing = new HashSet<>();
@@ -86,7 +92,7 @@ final class DatasetPartitions {
           passing.addAll(labels);
         }
       });
-      if (cube.dimensionColumns().contains(column)) {
+      if (read.indexDecidesFiles(column)) {
         exactLabels = intersect(exactLabels, passing);
       } else {
         payloadLabels = intersect(payloadLabels, passing);
@@ -125,8 +131,8 @@ final class DatasetPartitions {
       if (candidates.isEmpty()) {
         continue;
       }
-      candidates.sort(Comparator.comparingLong((Candidate c) -> c.file().addedIn())
-          .thenComparing(c -> c.file().label()));
+      candidates.sort(read.merge() == RowMerge.NONE ? Comparator.comparing(c -> c.file().label())
+          : Comparator.comparingLong((Candidate c) -> c.file().addedIn()).thenComparing(c -> c.file().label()));
       partitions.put(partition.values(), new Entry(partition.path(), partition.values(), candidates));
     }
     return new DatasetPartitions(partitions, payloadLabels != null && !dropFailing, keyPositions);

@@ -3,6 +3,7 @@ package io.ktk.flink.source.planner;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
+import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
@@ -135,7 +136,8 @@ final class QueryChecker {
       restrictedPayload.retainAll(restricting);
       DatasetRole role = isSeed ? DatasetRole.SEED
           : restrictedPayload.isEmpty() ? DatasetRole.ENRICHMENT : DatasetRole.RESTRICTED;
-      DatasetRead dataset = new DatasetRead(id, cube.datasetUuid(id), role, key, projected, readColumns, rowConditions);
+      DatasetRead dataset = new DatasetRead(id, cube.datasetUuid(id), role, RowMerge.CELLS,
+          datasetDimensions, key, projected, readColumns, rowConditions);
       (isSeed ? seed : role == DatasetRole.RESTRICTED ? restricted : enrichments).add(dataset);
     }
     List<DatasetRead> reads = new ArrayList<>(seed);
@@ -147,7 +149,7 @@ final class QueryChecker {
       Field column = columns.get(name);
       outputFields.add(new Field(name, FieldType.nullable(column.getType()), column.getChildren()));
     }
-    return new ResolvedQuery(cube, query, cube.partitionColumns().stream().map(columns::get).toList(),
+    return new ResolvedQuery(QueryTarget.cube(cube.name()), query, cube.partitionColumns().stream().map(columns::get).toList(),
         dimensions.stream().map(columns::get).toList(), partitionBy, new Schema(outputFields), conditions, reads);
   }
 

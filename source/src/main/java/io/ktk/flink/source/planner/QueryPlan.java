@@ -11,8 +11,9 @@ import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 
 /**
- * A planned cube query: the checked query and its groups in output order, over pinned versions of
- * the datasets. Reading the groups in order and concatenating their rows gives the query's result.
+ * A planned cube query (or query of a plain dataset): the checked query and its groups in output
+ * order, over pinned versions of the datasets. Reading the groups in order and concatenating their
+ * rows gives the query's result.
  *
  * @param query the checked query
  * @param versions the version of every dataset taking part, by dataset id
@@ -61,7 +62,7 @@ public record QueryPlan(ResolvedQuery query, Map<String, Long> versions, List<Qu
 
   @Override
   public String toString() {
-    return "QueryPlan{" + query.cube().name() + " " + versions + ", groups=" + groups.size() + ", files="
+    return "QueryPlan{" + query.target().describe() + " " + versions + ", groups=" + groups.size() + ", files="
         + fileCount() + "}";
   }
 }

@@ -3,8 +3,8 @@ package io.ktk.flink.source.planner;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.query.CubeQuery;
+import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.query.TypedCondition;
-import io.ktk.flink.state.metadata.CubeSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +13,16 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 
 /**
- * A {@link CubeQuery} checked against a cube: every name known, every literal typed, the
- * dimensionality and output decided, and for each dataset that takes part its role and what is
- * read from it. Built by {@link QueryChecker}; the planner's and the readers' common ground.
+ * A {@link CubeQuery} checked against a cube (or a plain dataset, read as a cube of one dataset):
+ * every name known, every literal typed, the dimensionality and output decided, and for each
+ * dataset that takes part its role and what is read from it. Built by {@link QueryChecker} and
+ * {@link PlainDatasetChecker}; the planner's and the readers' common ground.
  *
- * @param cube the cube
+ * @param target the cube or plain dataset
  * @param query the query as asked
- * @param partitionColumns the cube's partition columns, typed
- * @param dimensionColumns the query's dimension columns (all or some of the cube's), in cube order
+ * @param partitionColumns the cube's (the dataset's) partition columns, typed
+ * @param dimensionColumns the query's dimension columns (all or some of the cube's), in cube order;
+ *     for a plain dataset its key columns besides the partition columns (none without a key)
  * @param partitionBy the {@code partition_by} columns, typed, in the query's order
  * @param output the result's columns, in order (all nullable)
  * @param conditions every condition, typed
@@ -29,7 +31,7 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 public record ResolvedQuery(
-    CubeSpec cube,
+    QueryTarget target,
     CubeQuery query,
     List<Field> partitionColumns,
     List<Field> dimensionColumns,
@@ -39,7 +41,7 @@ public record ResolvedQuery(
     List<DatasetRead> datasets) {
 
   public ResolvedQuery {
-    requireNonNull(cube, "cube is null");
+    requireNonNull(target, "target is null");
     requireNonNull(query, "query is null");
     partitionColumns = List.copyOf(partitionColumns);
     dimensionColumns = List.copyOf(dimensionColumns);
@@ -64,6 +66,11 @@ public record ResolvedQuery(
       }
     }
     return null;
+  }
+
+  /** The names of the partition columns, in order. */
+  public List<String> partitionColumnNames() {
+    return partitionColumns.stream().map(Field::getName).toList();
   }
 
   /** The conditions on partition columns, by column: the planner decides them on partition values. */

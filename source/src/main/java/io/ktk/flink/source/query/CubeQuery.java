@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Set;
@@ -53,9 +52,9 @@ public record CubeQuery(
 
   public CubeQuery {
     conditions = List.copyOf(requireNonNull(conditions, "conditions is null"));
-    columns = checkedNames("columns", columns);
-    dimensionColumns = checkedNames("dimension columns", dimensionColumns);
-    partitionBy = checkedNames("partition_by", partitionBy);
+    columns = QueryBuilder.checkedNames("columns", columns);
+    dimensionColumns = QueryBuilder.checkedNames("dimension columns", dimensionColumns);
+    partitionBy = QueryBuilder.checkedNames("partition_by", partitionBy);
     datasets = Collections.unmodifiableNavigableSet(new TreeSet<>(requireNonNull(datasets, "datasets is null")));
     requireNonNull(semantics, "semantics is null");
   }
@@ -98,25 +97,8 @@ public record CubeQuery(
         + (semantics == QuerySemantics.SQL ? "" : ", semantics=" + semantics) + "}";
   }
 
-  private static List<String> checkedNames(String what, List<String> names) {
-    List<String> copy = List.copyOf(requireNonNull(names, what + " is null"));
-    Set<String> seen = new HashSet<>();
-    for (String name : copy) {
-      if (name.isEmpty()) {
-        throw new InvalidQueryException("Cannot build query: " + what + " " + copy + " contain an empty name");
-      }
-      if (!seen.add(name)) {
-        throw new InvalidQueryException("Cannot build query: column '" + name + "' appears twice in " + what + " "
-            + copy);
-      }
-    }
-    return copy;
-  }
-
   /** Collects the parts of a {@link CubeQuery}; each method adds to what was given before. */
-  public static final class Builder {
-    private final List<Condition> conditions = new ArrayList<>();
-    private final List<String> columns = new ArrayList<>();
+  public static final class Builder extends QueryBuilder<Builder> {
     private final List<String> dimensionColumns = new ArrayList<>();
     private final List<String> partitionBy = new ArrayList<>();
     private final Set<String> datasets = new TreeSet<>();
@@ -124,32 +106,19 @@ public record CubeQuery(
 
     private Builder() {}
 
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
     /**
      * Adds the conditions of a text such as {@code x == 1 and y in (1, 2)} (see {@link ConditionParser}).
      *
      * @throws InvalidQueryException when the text does not parse
      */
+    @Override
     public Builder where(String text) {
-      conditions.addAll(ConditionParser.parse(requireNonNull(text, "text is null")));
-      return this;
-    }
-
-    public Builder where(Condition... conditions) {
-      return where(Arrays.asList(conditions));
-    }
-
-    public Builder where(Collection<Condition> conditions) {
-      conditions.forEach(condition -> this.conditions.add(requireNonNull(condition, "condition is null")));
-      return this;
-    }
-
-    public Builder columns(String... columns) {
-      return columns(Arrays.asList(columns));
-    }
-
-    public Builder columns(Collection<String> columns) {
-      this.columns.addAll(columns);
-      return this;
+      return super.where(requireNonNull(text, "text is null"));
     }
 
     public Builder dimensionColumns(String... columns) {

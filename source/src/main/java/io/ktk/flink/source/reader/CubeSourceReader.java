@@ -3,23 +3,26 @@ package io.ktk.flink.source.reader;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import java.util.Map;
+import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.types.Row;
 
 /**
- * The Flink reader of cube query splits: asks the enumerator for a split, reads it on a fetcher
- * thread ({@link CubeSplitReader}) and emits its rows as {@link Row}s of typed values (the
- * project's value convention), then asks for the next. Its checkpointed state is its unfinished
- * splits with the number of rows each has emitted.
+ * The Flink reader of query splits (of a cube, or of a plain dataset): asks the enumerator for a
+ * split, reads it on a fetcher thread ({@link CubeSplitReader}) and emits its rows as records of
+ * the source's {@link RecordFormat}, then asks for the next. Its checkpointed state is its
+ * unfinished splits with the number of rows each has emitted.
+ *
+ * @param <T> the record type
  */
-public final class CubeSourceReader
-    extends SingleThreadMultiplexSourceReaderBase<Row, Row, CubeSplit, CubeSplitState> {
+public final class CubeSourceReader<T> extends SingleThreadMultiplexSourceReaderBase<T, T, CubeSplit, CubeSplitState> {
 
-  public CubeSourceReader(QuerySettings settings, Configuration config, SourceReaderContext context) {
-    super(() -> new CubeSplitReader(settings, prunedRowGroups(context)), CubeSourceReader::emit, config, context);
+  public CubeSourceReader(QuerySettings settings, RecordFormat<T> format, Configuration config,
+      SourceReaderContext context) {
+    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups(context)), CubeSourceReader::emit, config,
+        context);
   }
 
   /** The metric {@value #PRUNED_ROW_GROUPS}: row groups that footer statistics let the reader leave out. */
@@ -29,9 +32,8 @@ public final class CubeSourceReader
     return context.metricGroup().counter(PRUNED_ROW_GROUPS);
   }
 
-  private static void emit(Row row, org.apache.flink.api.connector.source.SourceOutput<Row> output,
-      CubeSplitState state) {
-    output.collect(row);
+  private static <T> void emit(T record, SourceOutput<T> output, CubeSplitState state) {
+    output.collect(record);
     state.emitted();
   }
 

@@ -4,8 +4,8 @@ import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.engine.PartitionJoin;
 import io.ktk.flink.source.engine.ResultBatch;
 import io.ktk.flink.source.engine.RowGroupCounters;
-import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.state.store.ObjectStore;
@@ -18,24 +18,28 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.RandomAccess;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.types.Row;
 
 /**
- * Reads the splits of a cube query, one partition of one split per fetch, with the same joins as
- * the in-process {@link CubeReader}. A split restored with rows already emitted skips them (a
- * group's rows come in a fixed order).
+ * Reads the splits of a query (of a cube, or of a plain dataset), one partition of one split per
+ * fetch, with the same joins as the in-process {@link CubeReader}, and hands the rows on as records
+ * of the source's {@link RecordFormat}, made on the task thread as they are emitted. A split
+ * restored with rows already emitted skips them (a group's rows come in a fixed order).
  *
  * <p>The query is checked again against the dataset versions a split was planned at (read from
  * the store once per distinct set of versions), which tells the reader what to read and join.
+ *
+ * @param <T> the record type
  */
-final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
+final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
   private final QuerySettings settings;
+  private final RecordFormat<T> format;
   private final RowGroupCounters counters = new RowGroupCounters();
   private final Counter prunedMetric;
   private long prunedReported;
@@ -47,8 +51,9 @@ final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
   private long toSkip;
 
   /** @param prunedMetric counts the row groups pruned by statistics (a Flink metric) */
-  CubeSplitReader(QuerySettings settings, Counter prunedMetric) {
+  CubeSplitReader(QuerySettings settings, RecordFormat<T> format, Counter prunedMetric) {
     this.settings = settings;
+    this.format = format;
     this.prunedMetric = prunedMetric;
   }
 
@@ -58,7 +63,7 @@ final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
   }
 
   @Override
-  public RecordsWithSplitIds<Row> fetch() throws IOException {
+  public RecordsWithSplitIds<T> fetch() throws IOException {
     if (current == null) {
       current = splits.poll();
       if (current == null) {
@@ -69,12 +74,12 @@ final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
     }
     String id = current.splitId();
     List<GroupPartition> partitions = current.group().partitions();
-    List<Row> rows = List.of();
+    List<T> rows = List.of();
     while (rows.isEmpty() && partition < partitions.size()) {
       ResultBatch batch = join(current).batch(store, current.group(), partitions.get(partition++));
       int skipped = (int) Math.min(toSkip, batch.rowCount());
       toSkip -= skipped;
-      rows = new BatchRows(batch, skipped);
+      rows = new BatchRecords<>(format, batch, skipped);
     }
     prunedMetric.inc(counters.pruned() - prunedReported);
     prunedReported = counters.pruned();
@@ -85,19 +90,25 @@ final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
     return new RecordsBySplits<>(rows.isEmpty() ? Map.of() : Map.of(id, rows), finished ? Set.of(id) : Set.of());
   }
 
-  /** The rows of a batch from {@code from} on, each made a {@link Row} when it is emitted. */
-  private static final class BatchRows extends AbstractList<Row> implements RandomAccess {
+  /** The rows of a batch from {@code from} on, each made a record when it is emitted. */
+  private static final class BatchRecords<T> extends AbstractList<T> implements RandomAccess {
+    private final RecordFormat<T> format;
     private final ResultBatch batch;
     private final int from;
+    private IntFunction<T> records;
 
-    BatchRows(ResultBatch batch, int from) {
+    BatchRecords(RecordFormat<T> format, ResultBatch batch, int from) {
+      this.format = format;
       this.batch = batch;
       this.from = from;
     }
 
     @Override
-    public Row get(int index) {
-      return Row.of(batch.values(from + index));
+    public T get(int index) {
+      if (records == null) {
+        records = format.records(batch);
+      }
+      return records.apply(from + index);
     }
 
     @Override
@@ -112,7 +123,7 @@ final class CubeSplitReader implements SplitReader<Row, CubeSplit> {
     }
     PartitionJoin join = joins.get(split.versions());
     if (join == null) {
-      CubeSnapshot snapshot = CubeSnapshot.at(store, settings.cube(), split.versions());
+      TargetSnapshot snapshot = TargetSnapshot.at(store, settings.target(), split.versions());
       join = new PartitionJoin(snapshot.resolve(settings.query()), true, counters);
       joins.put(split.versions(), join);
     }

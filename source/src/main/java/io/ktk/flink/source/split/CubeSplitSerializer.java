@@ -33,17 +33,38 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * file       := string key, string label, long rows, long bytes, long addedIn, boolean keysOnly
  * </pre>
  *
+ * <p>A plain dataset's source ({@link #PLAIN_DATASETS}) writes the same layout as its version 2:
+ * its version 1 is what that source checkpointed before it read through the cube stack, one file
+ * per split ({@link FileSplitFormat}), which still restores.
+ *
  * <p>Bytes of each version are kept under {@code src/test/resources/serializer/} and read back by
  * a test, so a later version still restores splits checkpointed by this one.
  */
 @Internal
 public final class CubeSplitSerializer implements SimpleVersionedSerializer<CubeSplit> {
+  /** The version of the layout above, a cube source's. */
   public static final int VERSION = 1;
-  public static final CubeSplitSerializer INSTANCE = new CubeSplitSerializer();
+  /** The splits of a cube's source. */
+  public static final CubeSplitSerializer INSTANCE = new CubeSplitSerializer(VERSION, "cube split", null);
+  /** The splits of a plain dataset's source: version 2 is the layout above, version 1 {@link FileSplitFormat}. */
+  public static final CubeSplitSerializer PLAIN_DATASETS =
+      new CubeSplitSerializer(2, "dataset split", FileSplitFormat::read);
+
+  private final int version;
+  /** What the splits are, for messages. */
+  private final String what;
+  /** How version 1 is read, when it is not the layout above; else null. */
+  private final SplitFormat earlier;
+
+  private CubeSplitSerializer(int version, String what, SplitFormat earlier) {
+    this.version = version;
+    this.what = what;
+    this.earlier = earlier;
+  }
 
   @Override
   public int getVersion() {
-    return VERSION;
+    return version;
   }
 
   @Override
@@ -57,15 +78,27 @@ public final class CubeSplitSerializer implements SimpleVersionedSerializer<Cube
 
   @Override
   public CubeSplit deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
-      throw new IOException("Unrecognized version or corrupt state: cube split version " + version
-          + " (supported: " + VERSION + ")");
+    if (version == this.version) {
+      return readWhole(serialized, what, CubeSplitSerializer::read);
     }
+    if (version == 1 && earlier != null) {
+      return readWhole(serialized, what, earlier);
+    }
+    throw new IOException("Unrecognized version or corrupt state: " + what + " version " + version + " (supported: "
+        + (earlier != null ? "1, " : "") + this.version + ")");
+  }
+
+  /** How a split is read from a stream. */
+  interface SplitFormat {
+    CubeSplit read(DataInput in) throws IOException;
+  }
+
+  /** Reads a split from {@code serialized}, which must hold nothing after it. */
+  private static CubeSplit readWhole(byte[] serialized, String what, SplitFormat format) throws IOException {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
-      CubeSplit split = read(in);
+      CubeSplit split = format.read(in);
       if (in.available() > 0) {
-        throw new IOException("Unrecognized version or corrupt state: " + in.available()
-            + " bytes after the cube split");
+        throw new IOException("Unrecognized version or corrupt state: " + in.available() + " bytes after the " + what);
       }
       return split;
     }
@@ -141,7 +174,7 @@ public final class CubeSplitSerializer implements SimpleVersionedSerializer<Cube
     return new CubeSplit(splitId, versions, new QueryGroup(key, partitions), in.readLong());
   }
 
-  private static int count(DataInput in) throws IOException {
+  static int count(DataInput in) throws IOException {
     int n = in.readInt();
     if (n < 0) {
       throw new IOException("Unrecognized version or corrupt state: negative count " + n);

@@ -1,7 +1,9 @@
 package io.ktk.flink.source.split;
 
+import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.QueryGroup;
 import io.ktk.flink.source.planner.QueryPlan;
+import io.ktk.flink.source.planner.RowMerge;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -14,6 +16,10 @@ import org.apache.flink.annotation.Internal;
  *
  * <p>Split ids: {@code <prefix>group-00012} for a whole group, {@code <prefix>group-00012.003} for
  * the fourth part of a cut one; the prefix tells discoveries of a continuous source apart.
+ *
+ * <p>A plain dataset without a key ({@link RowMerge#NONE}) is planned with each file a partition of
+ * its own (its rows need no other file's): it is cut into one split per file, {@code
+ * <prefix>file-000012}, in plan order.
  */
 @Internal
 public final class CubeSplits {
@@ -49,6 +55,15 @@ public final class CubeSplits {
   private static List<CubeSplit> cut(QueryPlan plan, String prefix, int maxPartitionsPerSplit) {
     List<CubeSplit> splits = new ArrayList<>();
     List<QueryGroup> groups = plan.groups();
+    if (plan.query().seed().merge() == RowMerge.NONE) {
+      for (QueryGroup group : groups) {
+        for (GroupPartition file : group.partitions()) {
+          splits.add(new CubeSplit(prefix + String.format("file-%06d", splits.size()), plan.versions(),
+              new QueryGroup(group.key(), List.of(file)), 0));
+        }
+      }
+      return splits;
+    }
     for (int i = 0; i < groups.size(); i++) {
       QueryGroup group = groups.get(i);
       String id = prefix + String.format("group-%05d", i);

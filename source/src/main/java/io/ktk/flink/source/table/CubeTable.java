@@ -126,32 +126,14 @@ record CubeTable(
     for (int i = 0; i < columns.size(); i++) {
       Field column = columns.get(i);
       LogicalType type = declared.getTypeAt(i);
-      String expected = readableType(subject, column);
-      if (!type.copy(true).asSummaryString().equals(expected)) {
-        throw new KtkValidationException(subject + "column '" + column.getName() + "' is declared " + type
-            + ", but the cube holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
-            + expected);
-      }
+      DeclaredColumns.checkType(subject, "cube", column, type);
       if (!type.isNullable() && !keyColumns.contains(column.getName())) {
         throw new KtkValidationException(subject + "column '" + column.getName() + "' is declared NOT NULL, but it is"
             + " a payload column, which is null where its dataset lacks a cell; only partition and dimension columns "
             + snapshot.spec().cellColumns() + " may be NOT NULL");
       }
     }
-    if (!partitionKeys.isEmpty()) {
-      if (!partitionKeys.equals(snapshot.spec().partitionColumns())) {
-        throw new KtkValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the cube's"
-            + " partition columns " + snapshot.spec().partitionColumns() + "; name them all, in order, or leave out"
-            + " PARTITIONED BY");
-      }
-      for (Field column : resolved.partitionColumns()) {
-        if (!PartitionStrings.supports(column.getType())) {
-          throw new KtkValidationException(subject + "partition column '" + column.getName() + "' has type "
-              + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
-              + " PARTITIONED BY (filters on the column are still pushed down)");
-        }
-      }
-    }
+    DeclaredColumns.checkPartitionedBy(subject, "cube", partitionKeys, resolved.partitionColumns());
     String seed = snapshot.spec().seedDatasetId();
     List<List<Object>> partitions = new ArrayList<>();
     for (Partition partition : snapshot.datasets().get(seed).partitions()) {

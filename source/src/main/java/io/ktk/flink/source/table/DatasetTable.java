@@ -4,12 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.KartothekDatasetSource;
 import io.ktk.flink.source.dataset.DatasetQuery;
-import io.ktk.flink.source.dataset.DatasetScanPlan;
+import io.ktk.flink.source.planner.PlainDatasetSnapshot;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
-import io.ktk.flink.state.types.ArrowTypeNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +21,9 @@ import org.apache.flink.types.Row;
 
 /**
  * A SQL table over one plain dataset (not a cube), checked against the dataset's latest version
- * when a query is planned: every row of every file is a row of the table (no de-duplication), its
- * columns are the declared ones. Declared types must be exactly the Flink types of the dataset's
+ * when a query is planned: every row of every file is a row of the table (no de-duplication; with a
+ * primary key, the last-written row of each key that is not deleted), its columns are the declared
+ * ones. Declared types must be exactly the Flink types of the dataset's
  * column types, as for cubes ({@link CubeTable}); a column may be {@code NOT NULL} when it is a
  * partition column or the schema says it holds no nulls.
  *
@@ -47,13 +47,13 @@ record DatasetTable(
     List<List<Object>> partitions) implements KartothekTable {
 
   DatasetTable {
-    requireNonNull(name, "name is null");
-    requireNonNull(storeUrl, "storeUrl is null");
-    storeOptions = Map.copyOf(storeOptions);
     requireNonNull(dataset, "dataset is null");
     columns = List.copyOf(columns);
     partitionColumns = List.copyOf(partitionColumns);
     partitions = List.copyOf(partitions);
+    requireNonNull(name, "name is null");
+    requireNonNull(storeUrl, "storeUrl is null");
+    storeOptions = Map.copyOf(storeOptions);
   }
 
   /**
@@ -75,12 +75,7 @@ record DatasetTable(
               + " (columns: " + snapshot.schema().getFields().stream().map(Field::getName)
                   .collect(Collectors.joining(", ")) + ")"));
       LogicalType type = declared.getTypeAt(i);
-      String expected = CubeTable.readableType(subject, column);
-      if (!type.copy(true).asSummaryString().equals(expected)) {
-        throw new KtkValidationException(subject + "column '" + columnName + "' is declared " + type
-            + ", but the dataset holds " + ArrowTypeNames.name(column) + ", read as " + expected + "; declare it "
-            + expected);
-      }
+      DeclaredColumns.checkType(subject, "dataset", column, type);
       if (!type.isNullable() && column.isNullable() && !keyNames.contains(columnName)) {
         throw new KtkValidationException(subject + "column '" + columnName + "' is declared NOT NULL, but the dataset's"
             + " schema allows nulls in it; only partition columns " + keyNames + " and columns without nulls may be"
@@ -88,21 +83,9 @@ record DatasetTable(
       }
       columns.add(column);
     }
-    if (!partitionKeys.isEmpty()) {
-      if (!partitionKeys.equals(keyNames)) {
-        throw new KtkValidationException(subject + "PARTITIONED BY " + partitionKeys + " differs from the dataset's"
-            + " partition columns " + keyNames + "; name them all, in order, or leave out PARTITIONED BY");
-      }
-      for (Field column : snapshot.partitionKeys()) {
-        if (!PartitionStrings.supports(column.getType())) {
-          throw new KtkValidationException(subject + "partition column '" + column.getName() + "' has type "
-              + ArrowTypeNames.name(column) + ", whose values Flink cannot prune as partitions; leave out"
-              + " PARTITIONED BY (filters on the column are still pushed down)");
-        }
-      }
-    }
+    DeclaredColumns.checkPartitionedBy(subject, "dataset", partitionKeys, snapshot.partitionKeys());
     List<List<Object>> partitions = new ArrayList<>();
-    for (Partition partition : DatasetScanPlan.inOrder(snapshot)) {
+    for (Partition partition : new PlainDatasetSnapshot(snapshot).partitionsInOrder()) {
       partitions.add(partition.values());
     }
     return new DatasetTable(name, storeUrl, storeOptions, snapshot.uuid(), snapshot.version(), columns,

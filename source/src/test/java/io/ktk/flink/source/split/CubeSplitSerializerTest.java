@@ -8,11 +8,9 @@ import io.ktk.flink.source.enumerator.CubeEnumeratorStateSerializer;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.QueryGroup;
+import io.ktk.flink.source.testing.SerializerBytes;
 import java.io.IOException;
-import java.io.InputStream;
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -47,13 +45,6 @@ class CubeSplitSerializerTest {
         17);
   }
 
-  private static byte[] resource(String name) throws IOException {
-    try (InputStream in = CubeSplitSerializerTest.class.getResourceAsStream("/serializer/" + name)) {
-      assertThat(in).as("resource serializer/%s", name).isNotNull();
-      return in.readAllBytes();
-    }
-  }
-
   private static void assertSameSplit(CubeSplit actual, CubeSplit expected) throws IOException {
     assertThat(actual.splitId()).isEqualTo(expected.splitId());
     assertThat(actual.versions()).isEqualTo(expected.versions());
@@ -82,10 +73,10 @@ class CubeSplitSerializerTest {
   @Test
   void version1BytesStillRestore() throws IOException {
     writeBytesIfAsked();
-    CubeSplit restored = CubeSplitSerializer.INSTANCE.deserialize(1, resource("cube-split-v1.bin"));
+    CubeSplit restored = CubeSplitSerializer.INSTANCE.deserialize(1, SerializerBytes.resource("cube-split-v1.bin"));
     assertSameSplit(restored, sampleSplit());
 
-    CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(1, resource("cube-enumerator-state-v1.bin"));
+    CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(1, SerializerBytes.resource("cube-enumerator-state-v1.bin"));
     assertThat(state.unassigned()).hasSize(2);
     assertSameSplit(state.unassigned().get(0), sampleSplit());
     assertSameSplit(state.unassigned().get(1), sampleSplit().withEmittedRows(0));
@@ -95,7 +86,7 @@ class CubeSplitSerializerTest {
   void version1BytesAreStillWrittenWithTheSharedValueCodec() throws IOException {
     assertThat(CubeSplitSerializer.INSTANCE.serialize(sampleSplit()))
         .as("the split format kept its bytes when its values moved to TypedValueCodec")
-        .isEqualTo(resource("cube-split-v1.bin"));
+        .isEqualTo(SerializerBytes.resource("cube-split-v1.bin"));
   }
 
   @Test
@@ -114,7 +105,7 @@ class CubeSplitSerializerTest {
   void version2EnumeratorBytesStillRestore() throws IOException {
     writeBytesIfAsked();
     CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(2,
-        resource("cube-enumerator-state-v2.bin"));
+        SerializerBytes.resource("cube-enumerator-state-v2.bin"));
     assertThat(state.servedSeedVersion()).isEqualTo(12);
     assertThat(state.discoveries()).isEqualTo(3);
     assertThat(state.unassigned()).hasSize(1);
@@ -124,7 +115,7 @@ class CubeSplitSerializerTest {
   @Test
   void version1EnumeratorStateRestoresAsABoundedState() throws IOException {
     CubeEnumeratorState state = CubeEnumeratorStateSerializer.INSTANCE.deserialize(1,
-        resource("cube-enumerator-state-v1.bin"));
+        SerializerBytes.resource("cube-enumerator-state-v1.bin"));
     assertThat(state.servedSeedVersion()).isEqualTo(-1);
     assertThat(state.discoveries()).isZero();
   }
@@ -145,14 +136,8 @@ class CubeSplitSerializerTest {
   }
 
   private static void writeBytesIfAsked() throws IOException {
-    String target = System.getProperty("ktk.writeSerializerBytes");
-    if (target == null) {
-      return;
-    }
-    Path dir = Path.of(target);
-    Files.createDirectories(dir);
     // version 1 files are kept as they are: the current serializers cannot write them any more
-    Files.write(dir.resolve("cube-enumerator-state-v2.bin"), CubeEnumeratorStateSerializer.INSTANCE.serialize(
-        new CubeEnumeratorState(List.of(sampleSplit()), 12, 3)));
+    SerializerBytes.writeIfAsked(Map.of("cube-enumerator-state-v2.bin", CubeEnumeratorStateSerializer.INSTANCE.serialize(
+        new CubeEnumeratorState(List.of(sampleSplit()), 12, 3))));
   }
 }

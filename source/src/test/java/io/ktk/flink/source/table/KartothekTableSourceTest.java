@@ -103,19 +103,11 @@ class KartothekTableSourceTest {
     return rows;
   }
 
-  private static String optimizedPlan(String explained) {
-    return explained.substring(explained.indexOf("== Optimized Physical Plan =="),
-        explained.indexOf("== Optimized Execution Plan =="));
-  }
-
   @Test
   void exactFiltersAndTheProjectionArePushedIntoTheScanAndLeaveNoFilterBehind() throws Exception {
     String sql = "SELECT shop, item, stock, tag FROM shops WHERE stock > 0 AND 3 >= item AND shop IN ('berlin', 'rome')"
         + " AND tag <> 't1' AND ds BETWEEN DATE '2024-01-02' AND DATE '2024-01-03'";
-    String plan = optimizedPlan(tables.explainSql(sql));
-
-    assertThat(plan).contains("TableSourceScan(table=[[default_catalog, default_database, shops, filter=[",
-        "project=[shop, item, stock, tag]").doesNotContain("Calc(");
+    SqlTables.assertPushedIntoTheScan(tables, sql, "shops", "shop, item, stock, tag");
     assertThat(SqlTables.rows(tables, sql)).containsExactlyInAnyOrderElementsOf(javaApi(
         "stock > 0 and item <= 3 and shop in ('berlin', 'rome') and tag != 't1' and '2024-01-02' <= ds <= '2024-01-03'",
         "shop", "item", "stock", "tag"));
@@ -124,7 +116,7 @@ class KartothekTableSourceTest {
   @Test
   void filtersOnDoublesPruneButFlinkAppliesThemAgainSoNanIsNotGreater() throws Exception {
     String sql = "SELECT item, price FROM shops WHERE price > 4.0E0";
-    assertThat(optimizedPlan(tables.explainSql(sql))).contains("Calc(", "where=[>(price, 4.0E0)]");
+    assertThat(SqlTables.optimizedPlan(tables.explainSql(sql))).contains("Calc(", "where=[>(price, 4.0E0)]");
 
     List<List<Object>> rows = SqlTables.rows(tables, sql);
     // the cube query keeps NaN (a value above +inf); SQL does not
@@ -137,7 +129,7 @@ class KartothekTableSourceTest {
   @Test
   void isNullAndOrAcrossColumnsStayWithFlink() throws Exception {
     String sql = "SELECT shop, item, stock FROM shops WHERE stock IS NULL AND (item = 1 OR shop = 'paris')";
-    String plan = optimizedPlan(tables.explainSql(sql));
+    String plan = SqlTables.optimizedPlan(tables.explainSql(sql));
     assertThat(plan).contains("Calc(", "IS NULL(stock)");
 
     Predicate<List<Object>> sqlFilter = row -> row.get(2) == null && (row.get(1).equals(1L) || row.get(0).equals("paris"));
@@ -151,7 +143,7 @@ class KartothekTableSourceTest {
     // not expressible as conditions per column: (2024-01-01, south) is pruned although both values are kept
     String sql = "SELECT ds, region, shop, item FROM shops_by_day WHERE (ds = DATE '2024-01-01' AND region = 'north')"
         + " OR (ds = DATE '2024-01-03' AND region = 'south')";
-    String plan = optimizedPlan(tables.explainSql(sql));
+    String plan = SqlTables.optimizedPlan(tables.explainSql(sql));
     assertThat(plan).contains("partitions=[{ds=2024-01-01, region=north}, {ds=2024-01-03, region=south}]")
         .doesNotContain("Calc(");
 
@@ -179,59 +171,53 @@ class KartothekTableSourceTest {
         (long) javaApi("stock == 1", "item").size()));
   }
 
-  private void assertPlanningFails(String sql, String... messageParts) {
-    assertThatThrownBy(() -> tables.explainSql(sql))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
-            .extracting(Throwable::getMessage).asString().contains(messageParts));
-  }
-
   @Test
   void unknownColumnsAreRefusedAtPlanningTime() {
     create("bad", "shop STRING, item BIGINT, colour STRING", "");
-    assertPlanningFails("SELECT * FROM bad", "Cannot create the source of table default_catalog.default_database.bad",
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM bad", "Cannot create the source of table default_catalog.default_database.bad",
         "cube 'shops'", "'colour'");
   }
 
   @Test
   void typesOtherThanTheCubesAreRefusedWithTheTypeToDeclare() {
     create("bad", "shop STRING, item INT", "");
-    assertPlanningFails("SELECT * FROM bad", "column 'item' is declared INT", "int64", "declare it BIGINT");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM bad", "column 'item' is declared INT", "int64", "declare it BIGINT");
     create("bad2", "shop STRING, item BIGINT, price FLOAT", "");
-    assertPlanningFails("SELECT * FROM bad2", "column 'price' is declared FLOAT", "declare it DOUBLE");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM bad2", "column 'price' is declared FLOAT", "declare it DOUBLE");
   }
 
   @Test
   void payloadDeclaredNotNullIsRefused() {
     create("bad", "shop STRING NOT NULL, item BIGINT, stock BIGINT NOT NULL", "");
-    assertPlanningFails("SELECT * FROM bad", "column 'stock' is declared NOT NULL", "payload column");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM bad", "column 'stock' is declared NOT NULL", "payload column");
   }
 
   @Test
   void partitionedByOtherThanTheCubesPartitionColumnsIsRefused() {
     create("bad", "ds DATE, region STRING, shop STRING", "PARTITIONED BY (region)");
-    assertPlanningFails("SELECT * FROM bad", "PARTITIONED BY [region]", "[ds, region]");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM bad", "PARTITIONED BY [region]", "[ds, region]");
   }
 
   @Test
   void unknownCubesDatasetsAndOptionsAreRefused() {
     tables.executeSql("CREATE TABLE nocube (shop STRING) WITH ('connector' = 'kartothek', 'store' = '" + dir.toUri()
         + "', 'cube' = 'nope')");
-    assertPlanningFails("SELECT * FROM nocube", "table default_catalog.default_database.nocube", "cube 'nope'");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM nocube", "table default_catalog.default_database.nocube", "cube 'nope'");
     tables.executeSql("CREATE TABLE nodataset (shop STRING) WITH ('connector' = 'kartothek', 'store' = '"
         + dir.toUri() + "', 'cube' = 'shops', 'datasets' = 'prices')");
-    assertPlanningFails("SELECT * FROM nodataset", "dataset 'prices' is not in the cube");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM nodataset", "dataset 'prices' is not in the cube");
     tables.executeSql("CREATE TABLE outside (shop STRING, tag STRING) WITH ('connector' = 'kartothek', 'store' = '"
         + dir.toUri() + "', 'cube' = 'shops', 'datasets' = 'stock')");
-    assertPlanningFails("SELECT * FROM outside", "'tag'");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM outside", "'tag'");
     tables.executeSql("CREATE TABLE typo (shop STRING) WITH ('connector' = 'kartothek', 'store' = '" + dir.toUri()
         + "', 'cube' = 'shops', 'dataset' = 'seed')");
     // 'dataset' names a plain dataset: a table is a cube or a dataset, not both
-    assertPlanningFails("SELECT * FROM typo", "give exactly one of the options 'cube' and 'dataset'");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM typo", "give exactly one of the options 'cube' and 'dataset'");
   }
 
   @Test
   void aDatasetWithMoreDimensionsThanTheTableCannotGiveItsPayload() {
     create("bad", "shop STRING, stock BIGINT", "");
-    assertPlanningFails("SELECT * FROM bad", "dataset 'stock'", "[shop, item]", "stock");
+    SqlTables.assertPlanningFails(tables, "SELECT * FROM bad", "dataset 'stock'", "[shop, item]", "stock");
   }
 }

@@ -271,16 +271,39 @@ public final class S3ObjectStore implements ObjectStore {
   /** "Cannot read k in s3://b/p (endpoint http://h:1): S3 answered 403 AccessDenied: ..." */
   IOException failure(String action, String key, SdkException e) {
     String reason = e.getMessage();
+    String refusal = null;
     if (e instanceof S3Exception s3) {
       AwsErrorDetails details = s3.awsErrorDetails();
       boolean detailed = details != null && details.errorCode() != null;
       reason = "S3 answered " + s3.statusCode()
           + (detailed ? " " + details.errorCode() + ": " + details.errorMessage() : ": " + e.getMessage());
+      refusal = refusal(s3.statusCode(), detailed ? details.errorCode() : null);
     }
     Integer attempts = e.numAttempts();
     String retried = attempts != null && attempts > 1 ? " (after " + attempts + " attempts)" : "";
-    return new IOException(
-        "Cannot " + action + " " + key + " in " + url + " (endpoint " + endpoint + "): " + reason + retried, e);
+    String message =
+        "Cannot " + action + " " + key + " in " + url + " (endpoint " + endpoint + "): " + reason + retried;
+    if (refusal != null) {
+      return new StoreRefusedException(
+          message + "; check the store's credentials, the permissions they grant and the bucket's name", refusal, e);
+    }
+    return new IOException(message, e);
+  }
+
+  /**
+   * The error code of an answer that a retry cannot change, or null. 403 is always a refusal
+   * (S3 answers a clock skew with 403 too, but the SDK corrects its clock and retries that one
+   * itself before we see it); of the 404s only a missing bucket is, a missing key is no error of
+   * the store's configuration.
+   */
+  private static String refusal(int status, String errorCode) {
+    if (status == 401 || status == 403) {
+      return errorCode == null ? "AccessDenied" : errorCode;
+    }
+    if (status == 404 && "NoSuchBucket".equals(errorCode)) {
+      return errorCode;
+    }
+    return null;
   }
 
   /** Lists page by page with ListObjectsV2; S3 returns keys in ascending UTF-8 byte order. */

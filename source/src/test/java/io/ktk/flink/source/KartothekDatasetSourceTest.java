@@ -1,13 +1,14 @@
-package io.ktk.flink.source.dataset;
+package io.ktk.flink.source;
 
 import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ktk.flink.source.KartothekDatasetSource;
-import io.ktk.flink.source.KartothekSource;
+import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.source.testing.FlinkRows;
+import io.ktk.flink.source.testing.PlainDatasetRows;
 import io.ktk.flink.source.testing.SqlTables;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.metadata.CubeSpec;
@@ -17,14 +18,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
-import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
-import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -34,7 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The bounded dataset source on a mini cluster returns the rows of {@link DatasetScanPlan}; splits restore. */
+/**
+ * The bounded dataset source on a mini cluster returns the rows that the in-process reader returns
+ * (a restored split: {@code CubeSplitReaderTest}).
+ */
 class KartothekDatasetSourceTest {
   @RegisterExtension static final MiniClusterExtension CLUSTER = SqlTables.cluster();
 
@@ -66,25 +66,7 @@ class KartothekDatasetSourceTest {
   }
 
   private List<List<Object>> viaPlan(DatasetQuery query) throws Exception {
-    return DatasetScanPlanTest.read(DatasetScanPlan.of(DatasetSnapshot.latest(store, UUID), query), true, null);
-  }
-
-  private static List<List<Object>> viaFlink(KartothekDatasetSource source, int parallelism) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(parallelism);
-    List<List<Object>> rows = new ArrayList<>();
-    try (CloseableIterator<Row> it = env.fromSource(source, WatermarkStrategy.noWatermarks(), "events")
-        .executeAndCollect()) {
-      while (it.hasNext()) {
-        Row row = it.next();
-        List<Object> values = new ArrayList<>();
-        for (int i = 0; i < row.getArity(); i++) {
-          values.add(row.getField(i));
-        }
-        rows.add(values);
-      }
-    }
-    return rows;
+    return PlainDatasetRows.read(store, UUID, query);
   }
 
   @Test
@@ -92,7 +74,7 @@ class KartothekDatasetSourceTest {
     DatasetQuery query = DatasetQuery.builder().where("p >= 2 and x < 1700 and s != 's3'").columns("s", "p").build();
     KartothekDatasetSource source = KartothekSource.forDataset(url, UUID).query(query).build();
 
-    List<List<Object>> rows = viaFlink(source, 1);
+    List<List<Object>> rows = FlinkRows.collect(source, 1);
 
     assertThat(rows).hasSizeGreaterThan(1000).isEqualTo(viaPlan(query));
     assertThat(source.getProducedType().toString()).contains("s: String", "p: Long");
@@ -104,7 +86,7 @@ class KartothekDatasetSourceTest {
         .columns("p", "x").build();
     KartothekDatasetSource source = KartothekDatasetSource.builder(url, UUID).query(query).build();
 
-    List<List<Object>> rows = viaFlink(source, 2);
+    List<List<Object>> rows = FlinkRows.collect(source, 2);
 
     List<List<Object>> expected = viaPlan(query);
     assertThat(rows).hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
@@ -129,7 +111,7 @@ class KartothekDatasetSourceTest {
         .query(DatasetQuery.builder().columns("p").build()).build();
 
     assertThat(source.version()).isEqualTo(first);
-    assertThat(viaFlink(source, 1)).hasSize(6 * 3000);
+    assertThat(FlinkRows.collect(source, 1)).hasSize(6 * 3000);
   }
 
   @Test
@@ -138,49 +120,5 @@ class KartothekDatasetSourceTest {
         .query(DatasetQuery.builder().where("x == 'a'").build()).build())
         .isInstanceOf(InvalidQueryException.class)
         .hasMessageContaining("dataset 'c++events'", "column 'x' of type int64", "'a'");
-  }
-
-  @Test
-  void aRestoredSplitSkipsTheRowsItEmittedAndThePrunedGroupsAreCounted() throws Exception {
-    DatasetQuery query = DatasetQuery.builder().where("x >= 1200 and s == 's5'").columns("x").build();
-    KartothekDatasetSource source = KartothekDatasetSource.builder(url, UUID).query(query).build();
-    DatasetSourceSettings settings = new DatasetSourceSettings(url, Map.of(), UUID, source.version(),
-        DatasetSnapshot.latest(store, UUID).schema().toJson(), List.of("p"), query);
-    DatasetSplit split = new DatasetSplit("file-000000", source.version(), List.of(0L),
-        DatasetSnapshot.latest(store, UUID).partitions().get(0).files().get(0).key(UUID),
-        DatasetSnapshot.latest(store, UUID).partitions().get(0).files().get(0).label(), -1, -1, 0);
-
-    SimpleCounter pruned = new SimpleCounter();
-    List<List<Object>> all;
-    try (DatasetSplitReader reader = new DatasetSplitReader(settings, pruned)) {
-      all = readAll(reader, split);
-    }
-    List<List<Object>> rest;
-    try (DatasetSplitReader reader = new DatasetSplitReader(settings, new SimpleCounter())) {
-      rest = readAll(reader, split.withEmittedRows(50));
-    }
-
-    assertThat(all).hasSizeGreaterThan(60).allSatisfy(row -> assertThat((Long) row.get(0)).isGreaterThanOrEqualTo(1200));
-    assertThat(rest).isEqualTo(all.subList(50, all.size()));
-    assertThat(pruned.getCount()).as("row groups of x < 1200").isEqualTo(2);
-  }
-
-  private static List<List<Object>> readAll(DatasetSplitReader reader, DatasetSplit split) throws Exception {
-    reader.handleSplitsChanges(new SplitsAddition<>(List.of(split)));
-    List<List<Object>> rows = new ArrayList<>();
-    while (true) {
-      RecordsWithSplitIds<Object[]> batch = reader.fetch();
-      String id;
-      while ((id = batch.nextSplit()) != null) {
-        assertThat(id).isEqualTo(split.splitId());
-        Object[] row;
-        while ((row = batch.nextRecordFromSplit()) != null) {
-          rows.add(Arrays.asList(row));
-        }
-      }
-      if (batch.finishedSplits().contains(split.splitId())) {
-        return rows;
-      }
-    }
   }
 }

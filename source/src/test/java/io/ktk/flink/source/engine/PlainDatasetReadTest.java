@@ -1,23 +1,30 @@
-package io.ktk.flink.source.dataset;
+package io.ktk.flink.source.engine;
 
 import static io.ktk.flink.source.testing.CubeFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ktk.flink.source.dataset.DatasetQuery;
+import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.testing.CubeFixture;
+import io.ktk.flink.source.testing.PlainDatasetRows;
 import io.ktk.flink.state.CorruptDatasetException;
+import io.ktk.flink.state.commit.CommitLog;
+import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.CubeSpec;
+import io.ktk.flink.state.parquet.ParquetRowsWriter;
+import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +38,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Planning and reading a plain dataset: order, partition, index and row-group pruning, errors. */
-class DatasetScanPlanTest {
+/**
+ * Planning and reading a plain dataset (a cube of one dataset without a key): order, partition,
+ * index and row-group pruning, errors.
+ */
+class PlainDatasetReadTest {
   static final String UUID = "c++events";
   static final Schema SCHEMA = new Schema(List.of(
       field("p", new ArrowType.Int(64, true)),
@@ -68,27 +78,21 @@ class DatasetScanPlanTest {
     events.commitFiles(files);
   }
 
-  private DatasetScanPlan plan(String where, String... columns) throws IOException {
-    return DatasetScanPlan.of(DatasetSnapshot.latest(store, UUID),
-        DatasetQuery.builder().where(where).columns(columns).build());
+  private QueryPlan plan(String where, String... columns) throws IOException {
+    return PlainDatasetRows.plan(store, UUID, DatasetQuery.builder().where(where).columns(columns).build());
   }
 
-  static List<List<Object>> read(DatasetScanPlan plan, boolean prune, long[] pruned) throws IOException {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Partition partition : plan.partitions()) {
-      for (DataFile file : partition.files()) {
-        try (DatasetFileRows fileRows = new DatasetFileRows(plan.snapshot().store(), plan.query(),
-            file.key(plan.snapshot().uuid()), file.rows(), file.bytes(), partition.values(), prune)) {
-          for (Object[] row = fileRows.next(); row != null; row = fileRows.next()) {
-            rows.add(Arrays.asList(row));
-          }
-          if (pruned != null) {
-            pruned[0] += fileRows.rowGroupsPruned();
-          }
-        }
-      }
+  static List<List<Object>> read(ObjectStore store, QueryPlan plan, boolean prune, long[] pruned) {
+    CubeReader reader = new CubeReader(store, plan, prune);
+    List<List<Object>> rows = PlainDatasetRows.read(reader);
+    if (pruned != null) {
+      pruned[0] += reader.rowGroups().pruned();
     }
     return rows;
+  }
+
+  private List<List<Object>> read(QueryPlan plan, boolean prune, long[] pruned) {
+    return read(store, plan, prune, pruned);
   }
 
   private List<List<Object>> rows(String where, String... columns) throws IOException {
@@ -120,7 +124,7 @@ class DatasetScanPlanTest {
   @Test
   void conditionsOnPartitionColumnsSkipPartitionsWithoutReadingThem() throws IOException {
     corrupt("p=2/");
-    DatasetScanPlan plan = plan("p > 5", "c");
+    QueryPlan plan = plan("p > 5", "c");
 
     assertThat(plan.fileCount()).isEqualTo(1);
     assertThat(read(plan, true, null)).containsExactly(List.of(1L), List.of(2L));
@@ -132,6 +136,8 @@ class DatasetScanPlanTest {
     corrupt("p=2/b");
 
     assertThat(rows("c in (3, 4)", "c", "s")).containsExactly(List.of(3L, "x,y"), List.of(4L, "q"));
+    // every operator prunes by the index: only p=2/a holds a c below 5
+    assertThat(plan("c < 5 and p == 2", "c").fileCount()).isEqualTo(1);
   }
 
   @Test
@@ -143,14 +149,15 @@ class DatasetScanPlanTest {
 
   @Test
   void rowGroupsThatStatisticsExcludeAreSkippedWithTheSameRows() throws IOException {
-    DatasetScanPlan plan = plan("c >= 5 and s >= 'a'", "c", "s");
+    // d has no index, so every file is planned
+    QueryPlan plan = plan("d >= '2024-01-05' and s >= 'a'", "c", "s");
     long[] pruned = {0};
 
     List<List<Object>> rows = read(plan, true, pruned);
 
     assertThat(rows).containsExactly(List.of(6L, "z"));
     assertThat(rows).isEqualTo(read(plan, false, null));
-    // p=2/a (c 3..4), p=10 (c 1..2) and the first group of p=2/b (s "" only) cannot match
+    // p=2/a (d up to 01-03), p=10 (d up to 01-02) and the first group of p=2/b (s "" only) cannot match
     assertThat(pruned[0]).isEqualTo(3);
   }
 
@@ -178,17 +185,20 @@ class DatasetScanPlanTest {
 
   @Test
   void aFileWithoutAReadColumnIsCorrupt() throws IOException {
-    DatasetSnapshot snapshot = DatasetSnapshot.latest(store, UUID);
-    Schema wider = new Schema(List.of(SCHEMA.getFields().get(1), field("w", ArrowType.Utf8.INSTANCE)));
-    ResolvedDatasetQuery query = ResolvedDatasetQuery.resolve(UUID, wider, List.of(),
-        DatasetQuery.builder().columns("w").build());
-    Partition partition = snapshot.partitions().get(0);
-    DataFile file = partition.files().get(0);
-
-    try (DatasetFileRows rows = new DatasetFileRows(store, query, file.key(UUID), file.rows(), file.bytes(),
-        List.of(), true)) {
-      assertThatThrownBy(rows::next).isInstanceOf(CorruptDatasetException.class)
-          .hasMessageContaining("of dataset 'c++events': it lacks columns [w] of the committed schema");
+    Schema withoutS = new Schema(List.of(SCHEMA.getFields().get(1), SCHEMA.getFields().get(3),
+        SCHEMA.getFields().get(4)));
+    String label = "p=3/f-no-s";
+    String key = UUID + "/table/" + label + ".parquet";
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, withoutS, Map.of(),
+        ParquetWriteOptions.defaults())) {
+      writer.write(Arrays.asList(9L, 1.0, LocalDate.of(2024, 1, 9)));
     }
+    DataFile file = new DataFile(label, 1, store.head(key).orElseThrow().size(), withoutS);
+    CommitLog.open(store, UUID, CommitLogOptions.DEFAULTS).commit(DatasetChange.append(List.of("p"), SCHEMA,
+        List.of(file)));
+
+    assertThat(rows("p == 3", "c", "v")).containsExactly(List.of(9L, 1.0));
+    assertThatThrownBy(() -> rows("p == 3", "c", "s")).isInstanceOf(CorruptDatasetException.class)
+        .hasMessageContaining("of dataset 'c++events': it lacks columns [s] of the committed schema");
   }
 }

@@ -1,0 +1,173 @@
+package io.ktk.flink.source;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ktk.flink.source.enumerator.CubeEnumeratorState;
+import io.ktk.flink.source.enumerator.CubeEnumeratorStateSerializer;
+import io.ktk.flink.source.enumerator.CubeSplitEnumerator;
+import io.ktk.flink.source.planner.QueryPlan;
+import io.ktk.flink.source.planner.TargetSnapshot;
+import io.ktk.flink.source.query.QuerySettings;
+import io.ktk.flink.source.query.QueryTarget;
+import io.ktk.flink.source.reader.CubeSourceReader;
+import io.ktk.flink.source.reader.RecordFormat;
+import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.source.split.CubeSplitSerializer;
+import io.ktk.flink.source.split.CubeSplits;
+import io.ktk.flink.state.store.ObjectStore;
+import java.io.IOException;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * The Flink source (FLIP-27) of a query over a cube or a plain dataset (a cube of one dataset) at
+ * pinned versions: what {@link KartothekSource} and {@link KartothekDatasetSource} are, and what the
+ * SQL table source runs. One enumerator ({@link CubeSplitEnumerator}), one split type ({@link
+ * CubeSplit}) and one reader ({@link CubeSourceReader}) serve both kinds of target; the records are
+ * made from the result's column vectors by a {@link RecordFormat}.
+ *
+ * @param <T> the record type
+ */
+public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>, ResultTypeQueryable<T> {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * What a source reads, checked and pinned by a builder on the client.
+   *
+   * @param settings the store, the target and the query
+   * @param versions the pinned version of every dataset of the target, by dataset id
+   * @param seedDatasetId the seed's id (a plain dataset's: its uuid)
+   * @param continuous whether later commits are served too ({@link KartothekSourceOptions#CONTINUOUS})
+   * @param discoveryInterval see {@link KartothekSourceOptions#DISCOVERY_INTERVAL}
+   * @param maxPartitionsPerSplit see {@link KartothekSourceOptions#SPLIT_MAX_PARTITIONS}
+   */
+  public record Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
+      Duration discoveryInterval, int maxPartitionsPerSplit) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public Setup {
+      requireNonNull(settings, "settings is null");
+      versions = new TreeMap<>(versions);
+      requireNonNull(seedDatasetId, "seedDatasetId is null");
+      requireNonNull(discoveryInterval, "discoveryInterval is null");
+    }
+
+    /** A bounded read of {@code snapshot}'s versions. */
+    public static Setup bounded(QuerySettings settings, TargetSnapshot snapshot) {
+      return new Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), false,
+          KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue(),
+          KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue());
+    }
+  }
+
+  private final Setup setup;
+  private final RecordFormat<T> format;
+  private final TypeInformation<T> type;
+
+  /**
+   * @param format how the rows become records
+   * @param type the records' type
+   */
+  public QuerySource(Setup setup, RecordFormat<T> format, TypeInformation<T> type) {
+    this.setup = requireNonNull(setup, "setup is null");
+    this.format = requireNonNull(format, "format is null");
+    this.type = requireNonNull(type, "type is null");
+  }
+
+  /** The dataset versions the source reads, by dataset id. */
+  public NavigableMap<String, Long> versions() {
+    return new TreeMap<>(setup.versions());
+  }
+
+  /** Whether the source serves later commits too. */
+  public boolean isContinuous() {
+    return setup.continuous();
+  }
+
+  @Override
+  public Boundedness getBoundedness() {
+    return setup.continuous() ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
+  }
+
+  @Override
+  public SplitEnumerator<CubeSplit, CubeEnumeratorState> createEnumerator(SplitEnumeratorContext<CubeSplit> context)
+      throws IOException {
+    long seedVersion = setup.continuous() ? setup.versions().get(setup.seedDatasetId()) : -1;
+    return new CubeSplitEnumerator(context,
+        new CubeEnumeratorState(splits(context.currentParallelism()), seedVersion, 0), discovery());
+  }
+
+  @Override
+  public SplitEnumerator<CubeSplit, CubeEnumeratorState> restoreEnumerator(SplitEnumeratorContext<CubeSplit> context,
+      CubeEnumeratorState state) {
+    if (setup.continuous() && state.servedSeedVersion() < 0) {
+      throw new IllegalStateException("Cannot restore a continuous source of " + setup.settings().target()
+          + " from the state of a bounded one (it does not say which seed version was served)");
+    }
+    return new CubeSplitEnumerator(context, state, discovery());
+  }
+
+  private CubeSplitEnumerator.Discovery discovery() {
+    return setup.continuous()
+        ? new CubeSplitEnumerator.Discovery(setup.settings(), setup.discoveryInterval(), setup.maxPartitionsPerSplit())
+        : null;
+  }
+
+  @Override
+  public SourceReader<T, CubeSplit> createReader(SourceReaderContext context) {
+    return new CubeSourceReader<>(setup.settings(), format, new Configuration(), context);
+  }
+
+  @Override
+  public SimpleVersionedSerializer<CubeSplit> getSplitSerializer() {
+    return plainDataset() ? CubeSplitSerializer.PLAIN_DATASETS : CubeSplitSerializer.INSTANCE;
+  }
+
+  @Override
+  public SimpleVersionedSerializer<CubeEnumeratorState> getEnumeratorCheckpointSerializer() {
+    return plainDataset() ? CubeEnumeratorStateSerializer.PLAIN_DATASETS : CubeEnumeratorStateSerializer.INSTANCE;
+  }
+
+  /** A plain dataset's source restores what that source checkpointed before it read through the cube stack. */
+  private boolean plainDataset() {
+    return setup.settings().target().kind() == QueryTarget.Kind.DATASET;
+  }
+
+  @Override
+  public TypeInformation<T> getProducedType() {
+    return type;
+  }
+
+  /**
+   * The splits of the query at the pinned versions, in output order: one per query group, or
+   * several for a group of many partitions or when {@code readers} would otherwise idle, one per
+   * file for a plain dataset without a key ({@link CubeSplits}).
+   */
+  List<CubeSplit> splits(int readers) throws IOException {
+    try (ObjectStore store = setup.settings().openStore()) {
+      QueryPlan plan = TargetSnapshot.at(store, setup.settings().target(), setup.versions())
+          .plan(setup.settings().query());
+      return CubeSplits.of(plan, "", setup.maxPartitionsPerSplit(), readers);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{" + setup.settings() + ", versions=" + setup.versions()
+        + (setup.continuous() ? ", continuous every " + setup.discoveryInterval() : "") + "}";
+  }
+}

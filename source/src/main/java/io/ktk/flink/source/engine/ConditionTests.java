@@ -1,0 +1,54 @@
+package io.ktk.flink.source.engine;
+
+import io.ktk.flink.source.query.TypedCondition;
+import io.ktk.flink.state.vector.ObjectVector;
+import io.ktk.flink.state.vector.TypedVector;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * Tests one condition on a run of rows of a column vector, clearing the pass flag of the rows that
+ * fail: numbers without boxing ({@link OrderedCondition}); typed values (strings, binaries, ...)
+ * once per distinct instance, since values read from a Parquet dictionary are shared by the rows
+ * that hold them, so a column of few distinct strings costs one identity lookup per row.
+ */
+final class ConditionTests {
+  /** At most this many distinct instances are remembered per run (a column without a dictionary has one per row). */
+  private static final int REMEMBERED = 4096;
+
+  private ConditionTests() {}
+
+  /**
+   * @param vector the column's values for the rows, or null when the file lacks the column (all null)
+   * @param passes the rows' pass flags, from {@code offset}; only passing rows are tested
+   */
+  static void apply(TypedCondition condition, TypedVector vector, int count, boolean[] passes, int offset) {
+    OrderedCondition ordered = vector == null ? null : OrderedCondition.of(condition, vector);
+    if (ordered != null) {
+      ordered.apply(vector, count, passes, offset);
+      return;
+    }
+    if (vector == null) {
+      boolean nullPasses = condition.test(null);
+      for (int row = 0; row < count; row++) {
+        passes[offset + row] &= nullPasses;
+      }
+      return;
+    }
+    Map<Object, Boolean> seen = vector instanceof ObjectVector ? new IdentityHashMap<>() : null;
+    for (int row = 0; row < count; row++) {
+      if (!passes[offset + row]) {
+        continue;
+      }
+      Object value = vector.get(row);
+      Boolean result = seen == null ? null : seen.get(value);
+      if (result == null) {
+        result = condition.test(value);
+        if (seen != null && seen.size() < REMEMBERED) {
+          seen.put(value, result);
+        }
+      }
+      passes[offset + row] = result;
+    }
+  }
+}
