@@ -162,4 +162,42 @@ class SqlRoundTripTest {
       assertThat(rows.next().toString()).isEqualTo("+I[b, 2.0]");
     }
   }
+
+  @Test
+  @Timeout(180)
+  void aContinuousDatasetTableSeesLaterCommitsOnce() throws Exception {
+    StreamTableEnvironment batch = Sql.session(true);
+    batch.executeSql(events());
+    batch.executeSql("INSERT INTO events VALUES (DATE '2024-01-01', 'alice', 12.5)").await();
+
+    StreamTableEnvironment streaming = Sql.session(false);
+    streaming.executeSql("CREATE TABLE events (`day` DATE, customer STRING, amount DOUBLE) PARTITIONED BY (`day`) WITH ("
+        + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'events', "
+        + "'scan.mode' = 'CONTINUOUS', 'scan.discovery-interval' = '200ms')");
+    TableResult result = streaming.executeSql("SELECT customer, amount FROM events WHERE amount > 0");
+    try (CloseableIterator<Row> rows = result.collect()) {
+      assertThat(rows.next().toString()).isEqualTo("+I[alice, 12.5]");
+      batch.executeSql("INSERT INTO events VALUES (DATE '2024-01-01', 'bob', 3.0), (DATE '2024-01-02', 'carol', -1.0)")
+          .await();
+      assertThat(rows.next().toString()).isEqualTo("+I[bob, 3.0]");
+      batch.executeSql("INSERT INTO events VALUES (DATE '2024-01-03', 'dave', 4.0)").await();
+      // alice's file is not served again with a later commit: the next row is dave's
+      assertThat(rows.next().toString()).isEqualTo("+I[dave, 4.0]");
+    }
+  }
+
+  @Test
+  void aDatasetWithAPrimaryKeyIsNotReadContinuously() throws Exception {
+    StreamTableEnvironment batch = Sql.session(true);
+    batch.executeSql("CREATE TABLE keyed (id BIGINT, amount DOUBLE, PRIMARY KEY (id) NOT ENFORCED) WITH ("
+        + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'keyed')");
+    batch.executeSql("INSERT INTO keyed VALUES (1, 2.0)").await();
+    StreamTableEnvironment streaming = Sql.session(false);
+    streaming.executeSql("CREATE TABLE keyed (id BIGINT NOT NULL, amount DOUBLE) WITH ('connector' = 'kartothek', "
+        + "'store' = '" + dir.toUri() + "', 'dataset' = 'keyed', 'scan.mode' = 'CONTINUOUS')");
+    assertThatThrownBy(() -> streaming.executeSql("SELECT * FROM keyed"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
+            .extracting(Throwable::getMessage).asString()
+            .contains("Cannot read dataset 'keyed' continuously: it has a primary key"));
+  }
 }

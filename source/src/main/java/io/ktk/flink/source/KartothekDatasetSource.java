@@ -1,5 +1,7 @@
 package io.ktk.flink.source;
 
+import static java.util.Objects.requireNonNull;
+
 import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
@@ -10,10 +12,12 @@ import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.reader.RecordFormat;
 import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +112,8 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
   public static final class Builder extends SourceBuilder<Builder, DatasetQuery> {
     private Long version;
     private long limit = -1;
+    private boolean continuous = KartothekSourceOptions.CONTINUOUS.defaultValue();
+    private Duration discoveryInterval = KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue();
 
     private Builder(String storeUrl, String uuid) {
       super(storeUrl, uuid, "uuid", DatasetQuery.all());
@@ -141,6 +147,28 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
     }
 
     /**
+     * After the pinned version, goes on with the rows of the files that later commits add, each
+     * served once, looking for them every {@link #discoveryInterval} (an append-only stream). A
+     * dataset with a primary key is refused: its later commits update and delete rows, which an
+     * append-only stream cannot say.
+     */
+    public Builder continuous(boolean continuous) {
+      this.continuous = continuous;
+      return this;
+    }
+
+    /** See {@link KartothekSourceOptions#DISCOVERY_INTERVAL}. */
+    public Builder discoveryInterval(Duration interval) {
+      requireNonNull(interval, "interval is null");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("Cannot poll dataset '" + name + "' every " + interval
+            + ": give a positive interval");
+      }
+      this.discoveryInterval = interval;
+      return this;
+    }
+
+    /**
      * Pins the version and checks the query against its schema.
      *
      * @throws io.ktk.flink.source.query.InvalidQueryException when the query does not fit the dataset
@@ -160,8 +188,20 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
         List<String> partitionKeys = snapshot.dataset().partitionKeys().stream().map(Field::getName).toList();
         boolean countsExact = resolved.seed().merge() == RowMerge.NONE
             && query.conditions().stream().allMatch(condition -> partitionKeys.contains(condition.column()));
-        return new KartothekDatasetSource(QuerySource.Setup.bounded(settings, snapshot, limit),
-            RowTypes.of(resolved.output()), snapshot.dataset().version(), limit, countsExact);
+        if (continuous && resolved.seed().merge() != RowMerge.NONE) {
+          throw new KtkValidationException("Cannot read dataset '" + uuid + "' continuously: it has a primary key, so"
+              + " later commits update and delete rows, which a stream of appended rows cannot carry; read it"
+              + " bounded (at a version, or the latest)");
+        }
+        if (continuous && limit >= 0) {
+          throw new IllegalArgumentException("Cannot limit the continuous source of dataset '" + uuid + "'");
+        }
+        QuerySource.Setup setup = continuous
+            ? new QuerySource.Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), true, discoveryInterval,
+                KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue())
+            : QuerySource.Setup.bounded(settings, snapshot, limit);
+        return new KartothekDatasetSource(setup, RowTypes.of(resolved.output()), snapshot.dataset().version(),
+            continuous ? -1 : limit, countsExact && !continuous);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read dataset '" + uuid + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

@@ -3,6 +3,7 @@ package io.ktk.flink.source.table;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.KartothekDatasetSource;
+import io.ktk.flink.source.KartothekSourceOptions;
 import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
 import io.ktk.flink.source.query.Condition;
@@ -10,6 +11,7 @@ import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.metadata.PrimaryKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,8 @@ import org.apache.flink.types.Row;
  * @param columns the declared physical columns, in order, typed as the dataset has them
  * @param partitionColumns the dataset's partition columns, typed
  * @param partitions the partition values at the pinned version, in plan order
+ * @param continuous whether the scan goes on with the files later commits add ({@code scan.mode})
+ * @param discoveryInterval how often a continuous scan looks for later commits
  */
 record DatasetTable(
     String name,
@@ -45,7 +49,9 @@ record DatasetTable(
     long version,
     List<Field> columns,
     List<Field> partitionColumns,
-    List<List<Object>> partitions) implements KartothekTable {
+    List<List<Object>> partitions,
+    boolean continuous,
+    Duration discoveryInterval) implements KartothekTable {
 
   DatasetTable {
     requireNonNull(dataset, "dataset is null");
@@ -55,6 +61,18 @@ record DatasetTable(
     requireNonNull(name, "name is null");
     requireNonNull(storeUrl, "storeUrl is null");
     storeOptions = Map.copyOf(storeOptions);
+    requireNonNull(discoveryInterval, "discoveryInterval is null");
+  }
+
+  /** This table, scanned continuously or not. */
+  DatasetTable scanning(boolean continuous, Duration discoveryInterval) {
+    return new DatasetTable(name, storeUrl, storeOptions, dataset, version, columns, partitionColumns, partitions,
+        continuous, discoveryInterval);
+  }
+
+  @Override
+  public boolean bounded() {
+    return !continuous;
   }
 
   /**
@@ -93,7 +111,7 @@ record DatasetTable(
       partitions.add(partition.values());
     }
     return new DatasetTable(name, storeUrl, storeOptions, snapshot.uuid(), snapshot.version(), columns,
-        snapshot.partitionKeys(), partitions);
+        snapshot.partitionKeys(), partitions, false, KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue());
   }
 
   @Override
@@ -104,6 +122,7 @@ record DatasetTable(
   @Override
   public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
     return KartothekDatasetSource.builder(storeUrl, dataset).storeOptions(storeOptions).version(version)
-        .query(DatasetQuery.builder().columns(columns).where(where).build()).limit(limit).build();
+        .query(DatasetQuery.builder().columns(columns).where(where).build())
+        .continuous(continuous).discoveryInterval(discoveryInterval).limit(continuous ? -1 : limit).build();
   }
 }

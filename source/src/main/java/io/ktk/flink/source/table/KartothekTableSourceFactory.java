@@ -106,10 +106,6 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
           + " names a version of one dataset's log, but the datasets of cube '" + cube + "' each have versions of"
           + " their own; read the cube as of a time with 'scan.as-of-timestamp' instead");
     }
-    if (dataset != null && mode == ScanMode.CONTINUOUS) {
-      throw new KtkValidationException("Cannot create the source of table " + name + ": 'scan.mode' = 'CONTINUOUS' is"
-          + " offered for cube tables; a table of dataset '" + dataset + "' is read BOUNDED");
-    }
     if ((version != null || asOfText != null) && mode == ScanMode.CONTINUOUS) {
       throw new KtkValidationException("Cannot create the source of table " + name + ": time travel and 'scan.mode' ="
           + " 'CONTINUOUS' exclude each other");
@@ -125,7 +121,9 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
       } else {
         DatasetSnapshot snapshot = version != null ? DatasetSnapshot.at(store, dataset, version)
             : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOf) : DatasetSnapshot.latest(store, dataset);
-        table = DatasetTable.check(name, storeUrl, storeOptions, snapshot, declared, partitionKeys);
+        table = DatasetTable.check(name, storeUrl, storeOptions, snapshot, declared, partitionKeys)
+            .scanning(mode == ScanMode.CONTINUOUS,
+                helper.getOptions().get(KartothekTableSourceOptions.SCAN_DISCOVERY_INTERVAL));
       }
       return new KartothekTableSource(table, physical);
     } catch (IOException e) {

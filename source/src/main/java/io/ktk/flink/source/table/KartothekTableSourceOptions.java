@@ -19,7 +19,7 @@ import org.apache.flink.configuration.ConfigOption;
  * as for the sink.
  *
  * <p>By default the scan is bounded: it reads the versions that are the latest when the query is
- * planned. {@code scan.mode} makes a cube table continuous; {@code scan.version} and {@code
+ * planned. {@code scan.mode} makes the scan continuous; {@code scan.version} and {@code
  * scan.as-of-timestamp} read an earlier version of a dataset table.
  */
 @PublicEvolving
@@ -70,8 +70,8 @@ public final class KartothekTableSourceOptions {
           .enumType(ScanMode.class)
           .defaultValue(ScanMode.BOUNDED)
           .withDescription("BOUNDED reads the versions pinned when the query is planned and ends; CONTINUOUS "
-              + "(cube tables) keeps running and serves what later commits add to the seed (append-only, as "
-              + "KartothekSource's continuous mode).");
+              + "keeps running and serves what later commits add to the seed or dataset (append-only, as "
+              + "KartothekSource's continuous mode; refused for a dataset with a primary key).");
 
   public static final ConfigOption<Duration> SCAN_DISCOVERY_INTERVAL =
       key("scan.discovery-interval")
