@@ -1,5 +1,6 @@
 package io.ktk.flink.benchmarks.longrun;
 
+import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
@@ -36,7 +37,8 @@ import java.util.stream.Stream;
  * <p>Arguments: {@code --commits N} (525600), {@code --maintenance on|off} (on), {@code --marks
  * 1000,10000,...}, {@code --publish-every N} (1: after every commit; with more, publishing happens
  * every N commits and after each of the last {@code --publish-window} (100) commits before a mark),
- * {@code --expiry-every 60} and {@code --gc-every 1440} (minutes), {@code --progress-days N} (30),
+ * {@code --compact-every 10} (the sink's {@code maintenance.interval}), {@code --expiry-every 60} and
+ * {@code --gc-every 1440} (minutes), {@code --progress-days N} (30),
  * {@code --work DIR} (target/bench-data/long-run, emptied first), {@code --python PATH}. Run it with
  * {@code bench/long-run}; {@code --view-files N} measures only the publication of a view of N files
  * ({@link ViewAtScale}).
@@ -70,6 +72,8 @@ public final class LongRunBenchmark {
     Settings settings = new Settings(commits, maintenance, marks,
         Integer.parseInt(options.getOrDefault("publish-every", "1")),
         Integer.parseInt(options.getOrDefault("publish-window", "100")),
+        Duration.ofMinutes(Long.parseLong(options.getOrDefault("compact-every",
+            Long.toString(MaintenanceSettings.defaults().interval().toMinutes())))),
         Duration.ofMinutes(Long.parseLong(options.getOrDefault("expiry-every", "60"))),
         Duration.ofMinutes(Long.parseLong(options.getOrDefault("gc-every", "1440"))),
         Integer.parseInt(options.getOrDefault("progress-days", "30")));
@@ -83,7 +87,7 @@ public final class LongRunBenchmark {
 
   /** What a run does. */
   record Settings(long commits, boolean maintenance, TreeSet<Long> marks, int publishEvery, int publishWindow,
-      Duration expiryEvery, Duration gcEvery, int progressDays) {}
+      Duration compactEvery, Duration expiryEvery, Duration gcEvery, int progressDays) {}
 
   static List<Mark> run(Path work, String python, Settings settings) throws Exception {
     deleteRecursively(work);
@@ -97,7 +101,7 @@ public final class LongRunBenchmark {
       CommitLog committer = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS, viewCheck);
       CommitLog publisher = null;
       Maintenance maintenance = settings.maintenance()
-          ? new Maintenance(store, DATASET, clock, settings.expiryEvery(), settings.gcEvery())
+          ? new Maintenance(store, DATASET, clock, settings.compactEvery(), settings.expiryEvery(), settings.gcEvery())
           : null;
       MarkProbe probe = new MarkProbe(local, DATASET, python, work);
       Latencies commitTimes = new Latencies(LATENCY_WINDOW);

@@ -80,7 +80,8 @@ final class LongRunTable {
     String publishing = settings.publishEvery() == 1 ? "published after every commit"
         : "published every " + settings.publishEvery() + " commits and after each of the last "
             + settings.publishWindow() + " before a mark";
-    return publishing + (settings.maintenance() ? ", expiry every " + settings.expiryEvery().toMinutes()
+    return publishing + (settings.maintenance() ? ", compaction every " + settings.compactEvery().toMinutes()
+        + " min, expiry every " + settings.expiryEvery().toMinutes()
         + " min, gc every " + settings.gcEvery().toMinutes() + " min" : "");
   }
 }
