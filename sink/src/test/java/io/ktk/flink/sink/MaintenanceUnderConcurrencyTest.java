@@ -80,6 +80,7 @@ class MaintenanceUnderConcurrencyTest {
     final AtomicLong conflicts = new AtomicLong();
     final AtomicLong expiries = new AtomicLong();
     final AtomicLong collected = new AtomicLong();
+    final Set<String> failures = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     void add(CompactionResult result, boolean writing) {
       for (CompactionResult.PartitionResult partition : result.partitions()) {
@@ -92,6 +93,9 @@ class MaintenanceUnderConcurrencyTest {
           conflicts.incrementAndGet();
         } else {
           failed.incrementAndGet();
+          if (failures.size() < 5) {
+            failures.add(partition.outcome() + ": " + partition.message());
+          }
         }
       }
     }
