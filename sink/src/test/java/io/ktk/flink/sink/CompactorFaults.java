@@ -19,26 +19,30 @@ final class CompactorFaults {
   private CompactorFaults() {}
 
   /**
-   * A store that fails every {@code every}-th data file it writes halfway through (the rewrite it
-   * belongs to fails), and loses the response to every {@code every}-th log entry it creates: the
-   * entry lands but the call fails, so the commit must learn its outcome by reading the entry back.
+   * A store that fails every {@code filesEvery}-th data file it writes halfway through (the rewrite
+   * it belongs to fails), and loses the response to every {@code entriesEvery}-th log entry it
+   * creates: the entry lands but the call fails, so the commit must learn its outcome by reading
+   * the entry back. (A rewrite writes a file per partition it compacts, so failing files rarely
+   * enough lets some rewrites reach their commit.)
    */
   static final class Flaky extends ForwardingObjectStore {
-    private final int every;
+    private final int filesEvery;
+    private final int entriesEvery;
     private final AtomicInteger files = new AtomicInteger();
     private final AtomicInteger entries = new AtomicInteger();
     final AtomicInteger brokenFiles = new AtomicInteger();
     final AtomicInteger lostResponses = new AtomicInteger();
 
-    Flaky(ObjectStore delegate, int every) {
+    Flaky(ObjectStore delegate, int filesEvery, int entriesEvery) {
       super(delegate);
-      this.every = every;
+      this.filesEvery = filesEvery;
+      this.entriesEvery = entriesEvery;
     }
 
     @Override
     public ObjectOutputStream create(String key) throws IOException {
       ObjectOutputStream out = delegate.create(key);
-      if (!key.contains("/table/") || files.incrementAndGet() % every != 0) {
+      if (!key.contains("/table/") || files.incrementAndGet() % filesEvery != 0) {
         return out;
       }
       brokenFiles.incrementAndGet();
@@ -76,7 +80,7 @@ final class CompactorFaults {
     @Override
     public boolean putIfAbsent(String key, byte[] data) throws IOException {
       boolean created = delegate.putIfAbsent(key, data);
-      if (created && LOG_ENTRY.matcher(key).matches() && entries.incrementAndGet() % every == 0) {
+      if (created && LOG_ENTRY.matcher(key).matches() && entries.incrementAndGet() % entriesEvery == 0) {
         lostResponses.incrementAndGet();
         throw new IOException("injected loss of the response to creating " + key + " (it was created)");
       }

@@ -15,7 +15,9 @@ import io.ktk.flink.state.commit.LogExpiry;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.store.ObjectStore;
+import io.ktk.flink.state.testing.ForwardingObjectStore;
 import io.ktk.flink.state.testing.S3Proxy;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lands, the committer crashes, the restarted job replays the checkpoint), two compactors rewrite
  * its small files (one whose files fail halfway every few writes and whose commit responses get
  * lost, one that is killed after writing files it never commits, then restarted), and expiry and
- * garbage collection run every second with a retention of 10 s and a (forced) safety age of 15 s.
+ * garbage collection run every second with a retention of 20 s and a (forced) safety age of 40 s.
  * Meanwhile a reader reads the latest version again and again and pyarrow reads the published view
  * every few seconds; neither may ever see a row twice or miss one it saw before. At the end every
  * record is in the dataset exactly once, for this project's reader and for pyarrow, the index is
@@ -57,9 +59,15 @@ class MaintenanceUnderConcurrencyTest {
   private static final String DATASET = "events";
   private static final String PREFIX = "maintenance";
   private static final int RECORDS_PER_JOB = Integer.getInteger("ktk.maintenance.records", 30_000);
-  private static final int CHECKPOINTS_OF_DATA = 150;
-  private static final Duration RETENTION = Duration.ofSeconds(10);
-  private static final Duration SAFETY_AGE = Duration.ofSeconds(15);
+  private static final int CHECKPOINTS_OF_DATA = 250;
+  /** Long enough for pyarrow to read a view on a loaded machine before its files may go. */
+  private static final Duration RETENTION = Duration.ofSeconds(20);
+  /**
+   * Longer than a file of the jobs may wait for its commit on a loaded machine (a checkpoint, a
+   * lost acknowledgement, the restart and the replay): garbage collection must not take a file a
+   * commit is about to reference, and its safety age is the only thing that tells.
+   */
+  private static final Duration SAFETY_AGE = Duration.ofSeconds(40);
   private static final CompactionSettings COMPACTION = CompactionSettings.defaults().withMinInputFiles(4);
 
   @RegisterExtension
@@ -81,6 +89,8 @@ class MaintenanceUnderConcurrencyTest {
     final AtomicLong expiries = new AtomicLong();
     final AtomicLong collected = new AtomicLong();
     final Set<String> failures = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Keys the expiry and GC thread deleted. */
+    final Set<String> deletedByGc = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     void add(CompactionResult result, boolean writing) {
       for (CompactionResult.PartitionResult partition : result.partitions()) {
@@ -136,7 +146,7 @@ class MaintenanceUnderConcurrencyTest {
     ExecutorService threads = Executors.newFixedThreadPool(5);
     try (ObjectStore store = s3.open(); ObjectStore flakyDelegate = s3.open(); ObjectStore killableDelegate = s3.open();
         ObjectStore restartedStore = s3.open(); ObjectStore readerStore = s3.open()) {
-      CompactorFaults.Flaky flaky = new CompactorFaults.Flaky(flakyDelegate, 4);
+      CompactorFaults.Flaky flaky = new CompactorFaults.Flaky(flakyDelegate, 15, 2);
       CompactorFaults.Killable killable = new CompactorFaults.Killable(killableDelegate, 6);
       Set<String> orphans = new HashSet<>();
       SampledReads reads = new SampledReads(readerStore, DATASET, stop);
@@ -174,6 +184,15 @@ class MaintenanceUnderConcurrencyTest {
       for (Future<?> thread : running) {
         thread.get(5, TimeUnit.MINUTES);
       }
+
+      // Every file the latest version holds exists (a file deleted under a commit is lost rows).
+      List<String> gone = new ArrayList<>();
+      for (var file : new LogReader(store, DATASET).latest().files().values()) {
+        if (store.head(file.key(DATASET)).isEmpty()) {
+          gone.add(file.key(DATASET) + (tally.deletedByGc.contains(file.key(DATASET)) ? " (deleted by gc)" : ""));
+        }
+      }
+      assertThat(gone).as("files of the latest version that are gone").isEmpty();
 
       // Compact what is left, publish, and collect as if the safety age had passed.
       Compactor last = Compactor.of(store, DATASET, COMPACTION);
@@ -245,7 +264,13 @@ class MaintenanceUnderConcurrencyTest {
   /** Expires versions older than the retention and collects garbage, every second. */
   private static void expireAndCollectUntil(AtomicBoolean stop, ObjectStoreFactory s3, Tally tally)
       throws Exception {
-    try (ObjectStore store = s3.open()) {
+    try (ObjectStore store = new ForwardingObjectStore(s3.open()) {
+      @Override
+      public void delete(String key) throws IOException {
+        tally.deletedByGc.add(key);
+        super.delete(key);
+      }
+    }) {
       CommitLog log = null;
       while (!stop.get()) {
         if (log == null && new LogReader(store, DATASET).hasLog()) {

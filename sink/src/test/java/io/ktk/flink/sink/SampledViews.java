@@ -1,11 +1,11 @@
 package io.ktk.flink.sink;
 
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.metadata.DatasetKeys;
-import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.PyChecks;
 import io.ktk.flink.state.testing.S3Proxy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Reads the published plateau view of a dataset of {@link TestRows} with pyarrow, as plateau
  * does, every few seconds while others write, compact and collect garbage: the metadata JSON of
- * the moment, then every file it lists, from s3proxy. Each view must be readable, hold no id twice,
+ * the moment, then every file it lists, from s3proxy. (A view's files outlive it by the log's
+ * retention at least, so a reader slower than the retention may find one gone.) Each view must be readable, hold no id twice,
  * have each file's rows in its partition, and hold every id the view read before held.
  */
 final class SampledViews implements Runnable {
@@ -26,10 +27,18 @@ final class SampledViews implements Runnable {
       view, base, previous, current = sys.argv[1:5]
       fs = pafs.S3FileSystem(access_key=sys.argv[5], secret_key=sys.argv[6], endpoint_override=sys.argv[7],
                              scheme="http", region="us-east-1")
-      meta = json.load(open(view))
-      ids, bad = [], []
+      # The view of the moment, read once Python and pyarrow are loaded, as a plateau reader does.
+      with fs.open_input_stream(base + "/" + view) as f:
+          meta = json.load(f)
+      ids, bad, missing = [], [], []
       for label, part in meta["partitions"].items():
-          table = pq.read_table(base + "/" + part["files"]["table"], filesystem=fs)
+          try:
+              table = pq.read_table(base + "/" + part["files"]["table"], filesystem=fs)
+          except OSError as e:  # FileNotFoundError, or a GetObject that found nothing
+              if not isinstance(e, FileNotFoundError) and "NOT_FOUND" not in str(e):
+                  raise
+              missing.append(part["files"]["table"])
+              continue
           p = urllib.parse.unquote(label.split("/")[0].split("=")[1])
           id_ = table.column("id").to_numpy()
           ids.append(id_)
@@ -37,6 +46,7 @@ final class SampledViews implements Runnable {
               bad.append(label)
       all_ids = np.concatenate(ids) if ids else np.array([], dtype=np.int64)
       np.save(current, all_ids)
+      check("files", lambda: (not missing, f"{len(missing)} files of {len(meta['partitions'])} are gone: {missing[:3]}"))
       check("partitions", lambda: (not bad, bad[:5]))
       check("unique", lambda: (len(np.unique(all_ids)) == len(all_ids), f"{len(all_ids) - len(np.unique(all_ids))} duplicates"))
       if previous != "-":
@@ -69,18 +79,14 @@ final class SampledViews implements Runnable {
     for (int sample = 0; !stop.get(); sample++) {
       try {
         TimeUnit.SECONDS.sleep(2); // pacing: a Python run costs a second or two of a shared CPU
-        byte[] json;
-        try {
-          json = store.get(DatasetKeys.metadataJsonKey(uuid));
-        } catch (NoSuchObjectException notYet) {
-          continue;
+        if (store.head(DatasetKeys.metadataJsonKey(uuid)).isEmpty()) {
+          continue; // nothing published yet
         }
-        Path view = work.resolve("view-" + sample + ".json");
-        Files.write(view, json);
         String current = work.resolve("ids-" + sample + ".npy").toString();
-        PyChecks checks = PyChecks.run(SCRIPT, view.toString(), S3Proxy.BUCKET + "/" + prefix, previous, current,
+        PyChecks checks = PyChecks.run(SCRIPT, DatasetKeys.metadataJsonKey(uuid), S3Proxy.BUCKET + "/" + prefix,
+            previous, current,
             S3Proxy.ACCESS_KEY, S3Proxy.SECRET_KEY, s3.endpoint().toString());
-        List<String> names = new ArrayList<>(List.of("partitions", "unique", "version"));
+        List<String> names = new ArrayList<>(List.of("files", "partitions", "unique", "version"));
         if (!previous.equals("-")) {
           names.add("superset");
         }
@@ -88,7 +94,9 @@ final class SampledViews implements Runnable {
           try {
             checks.assertOk(name);
           } catch (AssertionError e) {
-            problems.add("view " + sample + ": " + e.getMessage());
+            DatasetState latest = new LogReader(store, uuid).latest();
+            problems.add("view " + sample + " of version " + checks.detail("version") + ": " + e.getMessage()
+                + " (the log is at version " + latest.version() + ", retained from " + latest.retainedFrom() + ")");
           }
         }
         versions.add(checks.detail("version"));

@@ -5,6 +5,8 @@ import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetChange;
+import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.commit.PublishedViewCheck;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.io.IOException;
@@ -41,7 +43,8 @@ import java.util.stream.Stream;
  * {@code --gc-every 1440} (minutes), {@code --progress-days N} (30),
  * {@code --work DIR} (target/bench-data/long-run, emptied first), {@code --python PATH}. Run it with
  * {@code bench/long-run}; {@code --view-files N} measures only the publication of a view of N files
- * ({@link ViewAtScale}).
+ * ({@link ViewAtScale}); {@code --probe true --commits N} takes the store's figures of a run stopped
+ * after N commits.
  */
 public final class LongRunBenchmark {
   static final String DATASET = "long-run";
@@ -60,6 +63,10 @@ public final class LongRunBenchmark {
       return;
     }
     long commits = Long.parseLong(options.getOrDefault("commits", "525600").replace("_", ""));
+    if (options.containsKey("probe")) {
+      probe(work, python, commits);
+      return;
+    }
     boolean maintenance = !options.getOrDefault("maintenance", "on").equals("off");
     TreeSet<Long> marks = new TreeSet<>();
     for (String mark : options.getOrDefault("marks", "1000,10000,50000,100000,250000,525600").split(",")) {
@@ -160,6 +167,21 @@ public final class LongRunBenchmark {
       }
     }
     return figures;
+  }
+
+  /**
+   * The figures a store holds of a run that was stopped between marks ({@code --probe true
+   * --commits N --work DIR}: N is how far it got): cold open, log, view and json.load, files, one
+   * state. Commit and publish latencies and the committer's heap were the stopped process's; they
+   * are NaN here.
+   */
+  private static void probe(Path work, String python, long commits) throws Exception {
+    try (LocalObjectStore local = new LocalObjectStore(work.resolve("store"))) {
+      MarkProbe probe = new MarkProbe(local, DATASET, python, work);
+      DatasetState state = new LogReader(local, DATASET).latest();
+      Mark mark = probe.take(commits, state, new Latencies(1), new Latencies(1), null, System.nanoTime());
+      System.out.println("mark " + mark);
+    }
   }
 
   /** Compaction must keep every row: the latest version holds as many rows as the writers wrote. */

@@ -189,7 +189,18 @@ public final class CommitLog {
       return -1;
     }
     for (int attempt = 1; ; attempt++) {
-      Optional<DatasetChange> adoption = viewCheck.check(store, state, reader);
+      Optional<DatasetChange> adoption;
+      try {
+        adoption = viewCheck.check(store, state, reader);
+      } catch (CorruptDatasetException e) {
+        // The view is newer than this state and the entries in between are gone: expired while this
+        // writer worked (a long rewrite), or deleted. Only the former reads afresh and goes on.
+        if (!reader.expiredAfter(state)) {
+          throw e;
+        }
+        refresh();
+        adoption = viewCheck.check(store, state, reader);
+      }
       if (adoption.isEmpty()) {
         return -1;
       }
