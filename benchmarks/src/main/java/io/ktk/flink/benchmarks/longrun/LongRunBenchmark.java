@@ -43,11 +43,12 @@ import java.util.stream.Stream;
  * {@code --gc-every 1440} (minutes), {@code --progress-days N} (30),
  * {@code --work DIR} (target/bench-data/long-run, emptied first), {@code --python PATH}. Run it with
  * {@code bench/long-run}; {@code --view-files N} measures only the publication of a view of N files
- * ({@link ViewAtScale}); {@code --probe true --commits N} takes the store's figures of a run stopped
- * after N commits.
+ * ({@link ViewAtScale}); {@code --probe true} takes the store's figures of a run stopped between
+ * marks.
  */
 public final class LongRunBenchmark {
   static final String DATASET = "long-run";
+  private static final String WRITER_ID = "sim-writer";
   private static final Instant START = Instant.parse("2024-01-01T00:00:00Z");
   private static final long SEED = 20240101L;
   private static final int LATENCY_WINDOW = 1_000;
@@ -103,7 +104,7 @@ public final class LongRunBenchmark {
     List<Mark> figures = new ArrayList<>();
     try (LocalObjectStore local = new LocalObjectStore(work.resolve("store"))) {
       SimulatedTimeStore store = new SimulatedTimeStore(local, clock);
-      Checkpoints checkpoints = new Checkpoints(local, clock, DATASET, "sim-writer", new TinyFiles(SEED), SEED);
+      Checkpoints checkpoints = new Checkpoints(local, clock, DATASET, WRITER_ID, new TinyFiles(SEED), SEED);
       PublishedViewCheck viewCheck = new PublishedViewCheck(DATASET);
       CommitLog committer = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS, viewCheck);
       CommitLog publisher = null;
@@ -170,8 +171,8 @@ public final class LongRunBenchmark {
   }
 
   /**
-   * The figures a store holds of a run that was stopped between marks ({@code --probe true
-   * --commits N --work DIR}: N is how far it got): cold open, log, view and json.load, files, one
+   * The figures a store holds of a run that was stopped between marks ({@code --probe true --work
+   * DIR}; the commits are the writer's last checkpoint id): cold open, log, view and json.load, files, one
    * state. Commit and publish latencies and the committer's heap were the stopped process's; they
    * are NaN here.
    */
@@ -179,7 +180,9 @@ public final class LongRunBenchmark {
     try (LocalObjectStore local = new LocalObjectStore(work.resolve("store"))) {
       MarkProbe probe = new MarkProbe(local, DATASET, python, work);
       DatasetState state = new LogReader(local, DATASET).latest();
-      Mark mark = probe.take(commits, state, new Latencies(1), new Latencies(1), null, System.nanoTime());
+      // The writer's checkpoint id is the number of commits the run made (versions include rewrites).
+      Long committed = state.checkpoints().get(WRITER_ID);
+      Mark mark = probe.take(committed != null ? committed : commits, state, new Latencies(1), new Latencies(1), null, System.nanoTime());
       System.out.println("mark " + mark);
     }
   }
