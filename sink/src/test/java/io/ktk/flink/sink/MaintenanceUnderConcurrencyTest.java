@@ -203,7 +203,8 @@ class MaintenanceUnderConcurrencyTest {
       GarbageCollector.collect(store, DATASET, SAFETY_AGE, later, false, true);
 
       String story = "compactions committed " + tally.committed + " (" + tally.committedWhileWriting
-          + " while the jobs wrote), failed " + tally.failed + ", lost to another " + tally.conflicts + "; expiries "
+          + " while the jobs wrote), failed " + tally.failed + " " + tally.failures + ", lost to another "
+          + tally.conflicts + "; expiries "
           + tally.expiries + ", files collected " + tally.collected + "; reads " + reads.samples() + " up to version "
           + reads.highestVersion() + ", views read " + views.versions();
       System.out.println(story);

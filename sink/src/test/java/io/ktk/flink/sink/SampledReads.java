@@ -1,10 +1,12 @@
 package io.ktk.flink.sink;
 
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
+import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -17,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * others append, compact and collect garbage, and checks each version it reads: every file it
  * lists can be read, holds the rows the log says, and no id appears twice (a rewrite seen half
  * done would show its rows twice, or lose them), and it holds every id an earlier version held
- * (appends and rewrites never remove a row).
+ * (appends and rewrites never remove a row). A file may be gone only once the version read has
+ * expired (a reader slower than the retention).
  */
 final class SampledReads implements Runnable {
   private static final int MAX_PROBLEMS = 20;
@@ -28,6 +31,7 @@ final class SampledReads implements Runnable {
   private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
   private BitSet previous = new BitSet();
   private long previousVersion = -1;
+  private long reading = -1;
   private volatile int samples;
   private volatile long highestVersion = -1;
 
@@ -44,14 +48,29 @@ final class SampledReads implements Runnable {
         sample();
       } catch (NoSuchDatasetException notYet) {
         Thread.onSpinWait(); // the writers have not created it yet
+      } catch (NoSuchObjectException gone) {
+        // A version's files outlive it by the retention: a reader slower than that may find one
+        // gone, once the version it reads has expired (and only then).
+        try {
+          if (!expiredSince(reading)) {
+            problems.add("version " + reading + " lacks a file while it is retained: " + gone);
+          }
+        } catch (Exception e) {
+          problems.add("cannot tell whether version " + reading + " expired: " + e);
+        }
       } catch (Exception e) {
         problems.add("reading version " + highestVersion + "+ failed: " + e);
       }
     }
   }
 
+  private boolean expiredSince(long version) throws Exception {
+    return new LogReader(store, uuid).latest().retainedFrom() > version;
+  }
+
   private void sample() throws Exception {
     DatasetSnapshot snapshot = DatasetSnapshot.latest(store, uuid);
+    reading = snapshot.version();
     BitSet ids = new BitSet();
     long rows = 0;
     for (Partition partition : snapshot.partitions()) {

@@ -95,6 +95,9 @@ final class SampledViews implements Runnable {
             checks.assertOk(name);
           } catch (AssertionError e) {
             DatasetState latest = new LogReader(store, uuid).latest();
+            if (name.equals("files") && Long.parseLong(checks.detail("version")) < latest.retainedFrom()) {
+              continue; // the view's version expired while pyarrow read it: its files may go
+            }
             problems.add("view " + sample + " of version " + checks.detail("version") + ": " + e.getMessage()
                 + " (the log is at version " + latest.version() + ", retained from " + latest.retainedFrom() + ")");
           }
