@@ -206,7 +206,8 @@ class MaintenanceUnderConcurrencyTest {
           + " while the jobs wrote), failed " + tally.failed + " " + tally.failures + ", lost to another "
           + tally.conflicts + "; expiries "
           + tally.expiries + ", files collected " + tally.collected + "; reads " + reads.samples() + " up to version "
-          + reads.highestVersion() + ", views read " + views.versions();
+          + reads.highestVersion() + ", views read " + views.versions() + " (expired while read: "
+          + views.outlived() + ")";
       System.out.println(story);
       assertThat(LostAcknowledgements.lost("first")).as("lost acknowledgements of the first job").hasSize(2);
       assertThat(LostAcknowledgements.lost("second")).as("lost acknowledgements of the second job").hasSize(1);
