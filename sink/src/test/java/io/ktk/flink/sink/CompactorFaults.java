@@ -19,11 +19,11 @@ final class CompactorFaults {
   private CompactorFaults() {}
 
   /**
-   * A store that fails every {@code filesEvery}-th data file it writes halfway through (the rewrite
-   * it belongs to fails), and loses the response to every {@code entriesEvery}-th log entry it
+   * A store that fails the {@code filesEvery}-th data file it writes halfway through, once (the
+   * rewrite it belongs to fails), and loses the response to every {@code entriesEvery}-th log entry it
    * creates: the entry lands but the call fails, so the commit must learn its outcome by reading
-   * the entry back. (A rewrite writes a file per partition it compacts, so failing files rarely
-   * enough lets some rewrites reach their commit.)
+   * the entry back. (A rewrite writes a file per partition it compacts: failing one file once lets
+   * the later rewrites reach their commits.)
    */
   static final class Flaky extends ForwardingObjectStore {
     private final int filesEvery;
@@ -42,7 +42,7 @@ final class CompactorFaults {
     @Override
     public ObjectOutputStream create(String key) throws IOException {
       ObjectOutputStream out = delegate.create(key);
-      if (!key.contains("/table/") || files.incrementAndGet() % filesEvery != 0) {
+      if (!key.contains("/table/") || files.incrementAndGet() != filesEvery) {
         return out;
       }
       brokenFiles.incrementAndGet();
