@@ -245,6 +245,24 @@ public final class Compactor {
       deleteAll(written);
       return outcomes(batch, written, Outcome.FAILED, -1, message(failure));
     }
+    String gone;
+    try {
+      gone = firstMissing(written);
+    } catch (IOException | RuntimeException e) {
+      gone = null;
+      failure = e;
+    }
+    if (gone != null || failure != null) {
+      // Garbage collection takes unreferenced files older than its safety age: a rewrite that took
+      // longer must not commit references to what it deleted meanwhile (the inputs' rows would be lost).
+      String message = gone != null
+          ? "its output " + gone + " was deleted before the commit (garbage collection with a safety age "
+              + "shorter than the rewrite took?)"
+          : "cannot check its outputs before the commit: " + message(failure);
+      LOG.warn("Compaction of dataset '{}' in {}: {}; nothing committed", uuid, store.url(), message);
+      deleteAll(written);
+      return outcomes(batch, written, Outcome.FAILED, -1, message);
+    }
     try {
       DatasetChange change = request(batch, written, layout).withWriterId(WRITER_ID);
       long version = log.commit(change).version();
@@ -325,6 +343,19 @@ public final class Compactor {
       }
     }
     return DatasetChange.rewrite(layout.logicalSchema(), removed, added, sequences, index);
+  }
+
+  /** The key of the first file written that is gone, or null (one HEAD per file). */
+  private String firstMissing(Map<PartitionRewrite, List<WrittenFile>> written) throws IOException {
+    for (List<WrittenFile> files : written.values()) {
+      for (WrittenFile file : files) {
+        String key = file.file().key(uuid);
+        if (store.head(key).isEmpty()) {
+          return key;
+        }
+      }
+    }
+    return null;
   }
 
   private void deleteAll(Map<PartitionRewrite, List<WrittenFile>> written) {

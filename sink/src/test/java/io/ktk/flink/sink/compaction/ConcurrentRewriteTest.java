@@ -143,6 +143,41 @@ class ConcurrentRewriteTest {
     assertThat(dataset.rows()).isEqualTo(rows);
   }
 
+  /**
+   * Garbage collection deletes an output of a rewrite that took longer than its safety age (it is
+   * unreferenced until the commit): the rewrite must not commit, or the rows of its inputs would be
+   * lost with the output.
+   */
+  @Test
+  void aRewriteWhoseOutputIsCollectedBeforeItsCommitCommitsNothing() throws Exception {
+    long version = dataset.state().version();
+    List<List<Object>> rows = dataset.rows();
+    List<String> outputs = new ArrayList<>();
+    ObjectStore collecting = new ForwardingObjectStore(store) {
+      @Override
+      public ObjectOutputStream create(String key) throws IOException {
+        if (key.contains("/table/")) {
+          outputs.add(key);
+          if (outputs.size() == 2) {
+            store.delete(outputs.get(0)); // the collector takes the first output while the second is written
+          }
+        }
+        return super.create(key);
+      }
+    };
+    Compactor compactor = Compactor.of(collecting, "events", SETTINGS);
+
+    CompactionResult result = compactor.compact(compactor.plan());
+
+    assertThat(outputs).hasSize(2);
+    assertThat(result.partitions()).hasSize(2).allSatisfy(partition -> {
+      assertThat(partition.outcome()).isEqualTo(Outcome.FAILED);
+      assertThat(partition.message()).contains("was deleted before the commit");
+    });
+    assertThat(dataset.state().version()).isEqualTo(version);
+    assertThat(dataset.rows()).isEqualTo(rows);
+  }
+
   private Set<String> dataFiles() throws IOException {
     Set<String> keys = new HashSet<>();
     for (Iterator<ObjectInfo> it = store.list("events/table/"); it.hasNext(); ) {

@@ -8,6 +8,7 @@ import io.ktk.flink.state.store.NoSuchObjectException;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,6 +29,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommitLog {
   private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+  /**
+   * A writer whose newest known version is older than this refreshes before it commits, in case
+   * the versions after it expired (the check costs a read). A writer that commits or refreshes
+   * more often is current unless expiry's retention is shorter than this.
+   */
+  static final Duration IDLE = Duration.ofMinutes(1);
 
   private final ObjectStore store;
   private final String uuid;
@@ -66,8 +73,13 @@ public final class CommitLog {
     requireNonNull(uuid, "uuid is null");
     requireNonNull(options, "options is null");
     requireNonNull(viewCheck, "viewCheck is null");
-    CommitLog log = new CommitLog(store, uuid, options, Clock.systemUTC(), new LogReader(store, uuid).latest(),
-        viewCheck);
+    return open(store, uuid, options, viewCheck, Clock.systemUTC());
+  }
+
+  /** Opens a log whose entries carry {@code clock}'s time (tests of ageing logs). */
+  static CommitLog open(ObjectStore store, String uuid, CommitLogOptions options, PublishedViewCheck viewCheck,
+      Clock clock) throws IOException {
+    CommitLog log = new CommitLog(store, uuid, options, clock, new LogReader(store, uuid).latest(), viewCheck);
     if (!log.state.exists()) {
       log.adoptPlateauDataset();
     }
@@ -141,9 +153,19 @@ public final class CommitLog {
     publisher.publishView(this, view);
   }
 
-  /** Reads the versions committed by others since this instance last looked. */
+  /**
+   * Reads the versions committed by others since this instance last looked. When versions after
+   * this instance's state expired meanwhile (it looked last longer than the retention ago), it
+   * reads the latest state afresh: catching up entry by entry would stop at the first expired one.
+   */
   public DatasetState refresh() throws IOException {
     reader.catchUp(state);
+    if (reader.expiredAfter(state)) {
+      long behind = state.version();
+      state = reader.latest();
+      LOG.info("Dataset '{}' in {}: the versions after {} expired before this writer read them; read the "
+          + "latest state afresh (version {})", uuid, store.url(), behind, state.version());
+    }
     return state;
   }
 
@@ -156,6 +178,12 @@ public final class CommitLog {
    */
   public CommitResult commit(DatasetChange request) throws IOException {
     requireNonNull(request, "request is null");
+    if (state.exists() && clock.instant().isAfter(state.lastModified().plus(IDLE))) {
+      // The versions after an idle writer's state may have expired: it would claim their numbers
+      // again (their entries are gone) and readers, who start from a later snapshot, would never
+      // see its commit.
+      refresh();
+    }
     adoptForeignChanges();
     return commitChange(request);
   }
@@ -173,7 +201,18 @@ public final class CommitLog {
       return -1;
     }
     for (int attempt = 1; ; attempt++) {
-      Optional<DatasetChange> adoption = viewCheck.check(store, state, reader);
+      Optional<DatasetChange> adoption;
+      try {
+        adoption = viewCheck.check(store, state, reader);
+      } catch (CorruptDatasetException e) {
+        // The view is newer than this state and the entries in between are gone: expired while this
+        // writer worked (a long rewrite), or deleted. Only the former reads afresh and goes on.
+        if (!reader.expiredAfter(state)) {
+          throw e;
+        }
+        refresh();
+        adoption = viewCheck.check(store, state, reader);
+      }
       if (adoption.isEmpty()) {
         return -1;
       }

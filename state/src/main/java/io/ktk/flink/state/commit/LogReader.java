@@ -141,6 +141,21 @@ public final class LogReader {
     }
   }
 
+  /**
+   * Whether versions after {@code state}'s were committed and then expired, so that {@link
+   * #catchUp} cannot reach the latest version from it: the entry after it is gone, yet the log has
+   * a later snapshot (expiry writes one where the retained versions start before deleting older
+   * entries). One read of the snapshot hint.
+   */
+  public boolean expiredAfter(DatasetState state) throws IOException {
+    if (!state.exists()) {
+      return false;
+    }
+    Optional<Long> hinted = LogHint.read(store, uuid);
+    return hinted.isPresent() && hinted.get() > state.version()
+        && !store.head(LogKeys.entry(uuid, state.version() + 1)).isPresent();
+  }
+
   /** Reads the entry of {@code version}, or null if it does not exist. */
   LogEntry readEntryIfPresent(long version, DatasetState stateBefore) throws IOException {
     return readEntryIfPresent(version, stateBefore.schema());

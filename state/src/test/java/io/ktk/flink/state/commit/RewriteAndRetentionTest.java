@@ -138,6 +138,39 @@ class RewriteAndRetentionTest {
         .version()).isEqualTo(31);
   }
 
+  /**
+   * A writer that last looked before versions expired (a maintenance task between runs, a job
+   * that was idle) reads the latest state afresh: catching up entry by entry would stop at the
+   * first deleted entry, and a commit would claim that version's number again, unseen by every
+   * reader, who starts from a later snapshot.
+   */
+  @Test
+  void aWriterThatLookedBeforeVersionsExpiredCatchesUpAndCommitsWhereReadersSeeIt() throws IOException {
+    Instant start = Instant.parse("2024-01-01T00:00:00Z");
+    java.time.Clock early = java.time.Clock.fixed(start, java.time.ZoneOffset.UTC);
+    CommitLog log = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS.withSnapshotInterval(7),
+        new PublishedViewCheck(DATASET), early);
+    log.commit(CommitLogTest.append(CommitLogTest.file("x", 1)));
+    CommitLog refreshing = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS);
+    CommitLog idle = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS, new PublishedViewCheck(DATASET),
+        java.time.Clock.fixed(start.plus(Duration.ofHours(2)), java.time.ZoneOffset.UTC));
+    for (int i = 0; i < 20; i++) {
+      log.commit(CommitLogTest.append(CommitLogTest.file("x", 1)));
+    }
+    LogExpiry.Result expired = LogExpiry.expire(log, Duration.ZERO, 5, Instant.now().plusSeconds(60), false);
+    assertThat(expired.retainedFrom()).isEqualTo(16);
+    assertThat(store.head(LogKeys.entry(DATASET, 1))).isEmpty();
+
+    assertThat(refreshing.refresh().version()).isEqualTo(expired.expireVersion());
+    assertThat(refreshing.state().files()).hasSize(21);
+
+    DataFile late = CommitLogTest.file("x", 1);
+    CommitResult committed = idle.commit(CommitLogTest.append(late));
+    assertThat(committed.version()).isEqualTo(expired.expireVersion() + 1);
+    DatasetState latest = new LogReader(store, DATASET).latest();
+    assertThat(latest.files()).hasSize(22).containsKey(late.label());
+  }
+
   @Test
   void openingReadsTheHintedSnapshotAndOneListingWhateverTheLogsLength() throws IOException {
     CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS.withSnapshotInterval(50));
