@@ -2,31 +2,19 @@ package io.ktk.flink.sink;
 
 import static java.util.Objects.requireNonNull;
 
-import io.ktk.flink.sink.committable.FileBatch;
-import io.ktk.flink.sink.committable.FileBatchSerializer;
-import io.ktk.flink.sink.committer.FileBatchAggregator;
-import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.config.CubeSinkConfig;
+import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.sink.writer.CubeContract;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
-import io.ktk.flink.sink.writer.WriterStateSerializer;
+import io.ktk.flink.state.metadata.CubeSpec;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
-import org.apache.flink.api.connector.sink2.SupportsCommitter;
-import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.data.RowData;
 
 /**
@@ -35,27 +23,14 @@ import org.apache.flink.table.data.RowData;
  * public.
  */
 @Internal
-final class CubeUnionSink
-    implements Sink<RowData>,
-        SupportsWriterState<RowData, WriterState>,
-        SupportsCommitter<FileBatch>,
-        SupportsPreCommitTopology<FileBatch, FileBatch> {
+final class CubeUnionSink extends FileBatchSink {
   private static final long serialVersionUID = 1L;
 
   private final CubeSinkConfig config;
-  /** Whether the sink is given a uid, so that its aggregator gets one derived from it. */
-  private final boolean hasUid;
-  private final MaintenanceSettings maintenance;
 
   CubeUnionSink(CubeSinkConfig config, MaintenanceSettings maintenance, boolean hasUid) {
+    super(maintenance, hasUid);
     this.config = requireNonNull(config, "config is null");
-    this.maintenance = requireNonNull(maintenance, "maintenance is null");
-    this.hasUid = hasUid;
-  }
-
-  @Override
-  public StatefulSinkWriter<RowData, WriterState> createWriter(WriterInitContext context) throws IOException {
-    return restoreWriter(context, List.of());
   }
 
   @Override
@@ -68,30 +43,18 @@ final class CubeUnionSink
   }
 
   @Override
-  public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
-    return new WriterStateSerializer();
+  List<KartothekSinkConfig> committedDatasets() {
+    return config.datasets();
   }
 
   @Override
-  public Committer<FileBatch> createCommitter(CommitterInitContext context) {
-    return new KartothekCommitter(config.datasets(), config.spec(), context.metricGroup(), maintenance);
+  CubeSpec cube() {
+    return config.spec();
   }
 
   @Override
-  public SimpleVersionedSerializer<FileBatch> getCommittableSerializer() {
-    return new FileBatchSerializer();
-  }
-
-  @Override
-  public SimpleVersionedSerializer<FileBatch> getWriteResultSerializer() {
-    return new FileBatchSerializer();
-  }
-
-  /** The aggregator at parallelism 1, then committer subtask 0 ({@link FileBatchAggregator#behind}). */
-  @Override
-  public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
-      DataStream<CommittableMessage<FileBatch>> committables) {
-    return FileBatchAggregator.behind(committables, "cube " + config.cube(), hasUid);
+  String aggregatorName() {
+    return "cube " + config.cube();
   }
 
   @Override

@@ -3,28 +3,17 @@ package io.ktk.flink.sink;
 import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.sink.committable.FileBatch;
-import io.ktk.flink.sink.committable.FileBatchSerializer;
-import io.ktk.flink.sink.committer.FileBatchAggregator;
-import io.ktk.flink.sink.committer.KartothekCommitter;
 import io.ktk.flink.sink.config.KartothekSinkConfig;
 import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.sink.writer.KartothekWriter;
 import io.ktk.flink.sink.writer.WriterState;
-import io.ktk.flink.sink.writer.WriterStateSerializer;
+import io.ktk.flink.state.metadata.CubeSpec;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.connector.sink2.Committer;
-import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
-import org.apache.flink.api.connector.sink2.SupportsCommitter;
-import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -101,20 +90,12 @@ import org.apache.flink.table.types.logical.RowType;
  * a dead-letter stream), or {@code stream.sinkTo(sink)} when the policy is FAIL.
  */
 @PublicEvolving
-public final class KartothekSink
-    implements Sink<RowData>,
-        SupportsWriterState<RowData, WriterState>,
-        SupportsCommitter<FileBatch>,
-        SupportsPreCommitTopology<FileBatch, FileBatch>,
-        SupportsPreWriteTopology<RowData> {
+public final class KartothekSink extends FileBatchSink implements SupportsPreWriteTopology<RowData> {
   private static final long serialVersionUID = 1L;
 
   private final KartothekSinkConfig config;
   /** Whether the validation step of {@link #addTo} checks every record in front of the writers. */
   private final boolean recordsChecked;
-  /** Whether {@link #addTo} gives the sink a uid, so that its aggregator gets one derived from it. */
-  private final boolean hasUid;
-  private final MaintenanceSettings maintenance;
 
   KartothekSink(KartothekSinkConfig config, MaintenanceSettings maintenance) {
     this(config, maintenance, false, false);
@@ -122,10 +103,9 @@ public final class KartothekSink
 
   private KartothekSink(KartothekSinkConfig config, MaintenanceSettings maintenance, boolean recordsChecked,
       boolean hasUid) {
+    super(maintenance, hasUid);
     this.config = requireNonNull(config, "config is null");
-    this.maintenance = requireNonNull(maintenance, "maintenance is null");
     this.recordsChecked = recordsChecked;
-    this.hasUid = hasUid;
   }
 
   /** A builder of a sink for records of {@code rowType}. */
@@ -159,17 +139,12 @@ public final class KartothekSink
       valid.setParallelism(records.getParallelism());
     }
     // The validation step checked every record, so this sink's writers only route them.
-    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, maintenance, true, uid != null)).name("Kartothek: " + config.dataset());
+    DataStreamSink<RowData> sink = valid.sinkTo(new KartothekSink(config, maintenance(), true, uid != null)).name("Kartothek: " + config.dataset());
     if (uid != null) {
       valid.uid(uid + "-validation");
       sink.uid(uid);
     }
     return valid.getSideOutput(RecordValidationFunction.REJECTED);
-  }
-
-  @Override
-  public StatefulSinkWriter<RowData, WriterState> createWriter(WriterInitContext context) throws IOException {
-    return restoreWriter(context, List.of());
   }
 
   @Override
@@ -179,23 +154,18 @@ public final class KartothekSink
   }
 
   @Override
-  public SimpleVersionedSerializer<WriterState> getWriterStateSerializer() {
-    return new WriterStateSerializer();
+  List<KartothekSinkConfig> committedDatasets() {
+    return List.of(config);
   }
 
   @Override
-  public Committer<FileBatch> createCommitter(CommitterInitContext context) {
-    return new KartothekCommitter(List.of(config), null, context.metricGroup(), maintenance);
+  CubeSpec cube() {
+    return null;
   }
 
   @Override
-  public SimpleVersionedSerializer<FileBatch> getCommittableSerializer() {
-    return new FileBatchSerializer();
-  }
-
-  @Override
-  public SimpleVersionedSerializer<FileBatch> getWriteResultSerializer() {
-    return new FileBatchSerializer();
+  String aggregatorName() {
+    return config.dataset();
   }
 
   /**
@@ -208,13 +178,6 @@ public final class KartothekSink
       return records;
     }
     return records.keyBy(new PrimaryKeyHash(config));
-  }
-
-  /** The aggregator at parallelism 1, then committer subtask 0 ({@link FileBatchAggregator#behind}). */
-  @Override
-  public DataStream<CommittableMessage<FileBatch>> addPreCommitTopology(
-      DataStream<CommittableMessage<FileBatch>> committables) {
-    return FileBatchAggregator.behind(committables, config.dataset(), hasUid);
   }
 
   @Override

@@ -216,16 +216,7 @@ class MaintenanceUnderConcurrencyTest {
           + reads.highestVersion() + ", views read " + views.versions() + " (expired while read: "
           + views.outlived() + ")";
       System.out.println(story);
-      assertThat(LostAcknowledgements.lost("first")).as("lost acknowledgements of the first job").hasSize(2);
-      assertThat(LostAcknowledgements.lost("second")).as("lost acknowledgements of the second job").hasSize(1);
-      assertThat(flaky.brokenFiles.get()).as("files failed halfway, " + story).isPositive();
-      assertThat(flaky.lostResponses.get()).as("commit responses lost, " + story).isPositive();
-      assertThat(killable.dead()).as("the compactor was killed, " + story).isTrue();
-      assertThat(orphans).as("files the killed compactor left, " + story).isNotEmpty();
-      assertThat(tally.committedWhileWriting.get()).as(story).isPositive();
-      assertThat(expiriesWhileWriting).as("expiries while the jobs wrote, " + story).isPositive();
-      assertThat(gcWhileWriting).as("files collected while the jobs wrote, " + story).isPositive();
-
+      // first what a user cares about: every record once, for every reader
       assertThat(reads.problems()).as("what the reader saw, " + story).isEmpty();
       assertThat(reads.samples()).as(story).isGreaterThanOrEqualTo(5);
       assertThat(views.problems()).as("what pyarrow saw in the published views, " + story).isEmpty();
@@ -238,6 +229,16 @@ class MaintenanceUnderConcurrencyTest {
         assertThat(store.head(orphan)).as("orphan " + orphan + " after garbage collection").isEmpty();
       }
       PyArrowReader.assertExactlyOnce(S3, PREFIX, DATASET, 2L * RECORDS_PER_JOB);
+      // then that the run exercised every fault it injects (timing decides; a miss is no data error)
+      assertThat(LostAcknowledgements.lost("first")).as("lost acknowledgements of the first job").hasSize(2);
+      assertThat(LostAcknowledgements.lost("second")).as("lost acknowledgements of the second job").hasSize(1);
+      assertThat(flaky.brokenFiles.get()).as("files failed halfway, " + story).isPositive();
+      assertThat(flaky.lostResponses.get()).as("commit responses lost, " + story).isPositive();
+      assertThat(killable.dead()).as("the compactor was killed, " + story).isTrue();
+      assertThat(orphans).as("files the killed compactor left, " + story).isNotEmpty();
+      assertThat(tally.committedWhileWriting.get()).as(story).isPositive();
+      assertThat(expiriesWhileWriting).as("expiries while the jobs wrote, " + story).isPositive();
+      assertThat(gcWhileWriting).as("files collected while the jobs wrote, " + story).isPositive();
     } finally {
       stop.set(true);
       threads.shutdownNow();

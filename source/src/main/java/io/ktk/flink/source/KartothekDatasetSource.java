@@ -1,7 +1,5 @@
 package io.ktk.flink.source;
 
-import static java.util.Objects.requireNonNull;
-
 import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
@@ -17,7 +15,6 @@ import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -112,11 +109,9 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
   public static final class Builder extends SourceBuilder<Builder, DatasetQuery> {
     private Long version;
     private long limit = -1;
-    private boolean continuous = KartothekSourceOptions.CONTINUOUS.defaultValue();
-    private Duration discoveryInterval = KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue();
 
     private Builder(String storeUrl, String uuid) {
-      super(storeUrl, uuid, "uuid", DatasetQuery.all());
+      super(storeUrl, uuid, "dataset", DatasetQuery.all());
     }
 
     @Override
@@ -143,28 +138,6 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
     /** Reads this version instead of the latest one. */
     public Builder version(long version) {
       this.version = version;
-      return this;
-    }
-
-    /**
-     * After the pinned version, goes on with the rows of the files that later commits add, each
-     * served once, looking for them every {@link #discoveryInterval} (an append-only stream). A
-     * dataset with a primary key is refused: its later commits update and delete rows, which an
-     * append-only stream cannot say.
-     */
-    public Builder continuous(boolean continuous) {
-      this.continuous = continuous;
-      return this;
-    }
-
-    /** See {@link KartothekSourceOptions#DISCOVERY_INTERVAL}. */
-    public Builder discoveryInterval(Duration interval) {
-      requireNonNull(interval, "interval is null");
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("Cannot poll dataset '" + name + "' every " + interval
-            + ": give a positive interval");
-      }
-      this.discoveryInterval = interval;
       return this;
     }
 

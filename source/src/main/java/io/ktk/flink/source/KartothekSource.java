@@ -9,7 +9,6 @@ import io.ktk.flink.source.reader.RecordFormat;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
@@ -69,8 +68,6 @@ public final class KartothekSource extends QuerySource<Row> {
   public static final class Builder extends SourceBuilder<Builder, CubeQuery> {
     private Map<String, Long> versions;
     private Instant asOf;
-    private boolean continuous = KartothekSourceOptions.CONTINUOUS.defaultValue();
-    private Duration discoveryInterval = KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue();
     private int maxPartitionsPerSplit = KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue();
     private long limit = -1;
 
@@ -114,23 +111,6 @@ public final class KartothekSource extends QuerySource<Row> {
             + " rows: give a count >= 0, or -1 for all");
       }
       this.limit = rows;
-      return this;
-    }
-
-    /** See {@link KartothekSourceOptions#CONTINUOUS}. */
-    public Builder continuous(boolean continuous) {
-      this.continuous = continuous;
-      return this;
-    }
-
-    /** See {@link KartothekSourceOptions#DISCOVERY_INTERVAL}. */
-    public Builder discoveryInterval(Duration interval) {
-      requireNonNull(interval, "interval is null");
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("Cannot poll cube '" + name + "' every " + interval
-            + ": the discovery interval must be positive");
-      }
-      this.discoveryInterval = interval;
       return this;
     }
 
