@@ -6,7 +6,7 @@ import io.ktk.flink.sink.compaction.CompactionPlan;
 import io.ktk.flink.sink.compaction.CompactionResult;
 import io.ktk.flink.sink.compaction.CompactionSettings;
 import io.ktk.flink.sink.compaction.Compactor;
-import io.ktk.flink.sink.compaction.InputFile;
+import io.ktk.flink.sink.compaction.CompactionInput;
 import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.engine.CubeReader;
@@ -107,7 +107,7 @@ class CompactedCubeQueryTest {
       Compactor partial = Compactor.of(store, "cube++seed",
           CompactionSettings.defaults().withMinInputFiles(2).withTargetFileSize((long) (small / 0.75) + 1));
       CompactionPlan plan = partial.plan();
-      assertThat(plan.rewrites().get(0).inputs()).extracting(InputFile::label).containsExactly(v1.label(), v2.label());
+      assertThat(plan.rewrites().get(0).inputs()).extracting(CompactionInput::label).containsExactly(v1.label(), v2.label());
       assertThat(partial.compact(plan).notCommitted()).isEmpty();
       assertThat(answer(store, "x < 10")).isEqualTo(before);
 

@@ -86,15 +86,15 @@ final class CompactionPlanner {
       return Optional.empty();
     }
     Map<String, Long> sizes = sizes(state.uuid(), partition, files);
-    List<InputFile> ordered = new ArrayList<>();
+    List<CompactionInput> ordered = new ArrayList<>();
     for (DataFile file : files) {
-      ordered.add(new InputFile(file, state.addedIn(file.label()), sizes.getOrDefault(file.label(), -1L)));
+      ordered.add(new CompactionInput(file, state.addedIn(file.label()), sizes.getOrDefault(file.label(), -1L)));
     }
-    ordered.sort(Comparator.comparingLong(InputFile::addedIn).thenComparing(InputFile::label));
+    ordered.sort(Comparator.comparingLong(CompactionInput::addedIn).thenComparing(CompactionInput::label));
     long bytesBefore = ordered.stream().mapToLong(f -> Math.max(0, f.bytes())).sum();
 
-    List<List<InputFile>> runs = runs(ordered);
-    List<List<InputFile>> taken = runs.stream().filter(run -> run.size() >= settings.minInputFiles()).toList();
+    List<List<CompactionInput>> runs = runs(ordered);
+    List<List<CompactionInput>> taken = runs.stream().filter(run -> run.size() >= settings.minInputFiles()).toList();
     PartitionRewrite.Trigger trigger = PartitionRewrite.Trigger.MIN_INPUT_FILES;
     if (taken.isEmpty() && runs.stream().anyMatch(run -> run.size() >= 2)
         && isIdle(state.uuid(), ordered.get(ordered.size() - 1), now)) {
@@ -105,7 +105,7 @@ final class CompactionPlanner {
       return Optional.empty();
     }
     List<PlannedOutput> outputs = new ArrayList<>();
-    for (List<InputFile> run : taken) {
+    for (List<CompactionInput> run : taken) {
       for (PlannedOutput output : cut(run)) {
         // Compared by identity: the oldest file of the partition begins the output's rows.
         outputs.add(new PlannedOutput(output.inputs(), output.inputs().get(0) == ordered.get(0)));
@@ -128,14 +128,14 @@ final class CompactionPlanner {
     }
     List<PartitionRewrite> rewrites = new ArrayList<>();
     for (String partition : dirty.keySet()) {
-      List<InputFile> ordered = new ArrayList<>();
+      List<CompactionInput> ordered = new ArrayList<>();
       for (String label : state.labelsIn(partition)) {
         DataFile file = state.files().get(label);
         // A version the log does not know (older snapshots) counts as the oldest: the output's sequence stays valid.
-        ordered.add(new InputFile(file, Math.max(0, state.addedIn(label)), Math.max(0, file.bytes())));
+        ordered.add(new CompactionInput(file, Math.max(0, state.addedIn(label)), Math.max(0, file.bytes())));
       }
-      ordered.sort(Comparator.comparingLong(InputFile::addedIn).thenComparing(InputFile::label));
-      long bytes = ordered.stream().mapToLong(InputFile::bytes).sum();
+      ordered.sort(Comparator.comparingLong(CompactionInput::addedIn).thenComparing(CompactionInput::label));
+      long bytes = ordered.stream().mapToLong(CompactionInput::bytes).sum();
       rewrites.add(new PartitionRewrite(partition, PartitionRewrite.Trigger.FOLD, ordered.size(), bytes,
           List.of(new PlannedOutput(ordered, true))));
     }
@@ -143,15 +143,15 @@ final class CompactionPlanner {
   }
 
   /** The maximal runs of consecutive whole version groups whose files are all small. */
-  private List<List<InputFile>> runs(List<InputFile> ordered) {
-    List<List<InputFile>> runs = new ArrayList<>();
-    List<InputFile> run = new ArrayList<>();
+  private List<List<CompactionInput>> runs(List<CompactionInput> ordered) {
+    List<List<CompactionInput>> runs = new ArrayList<>();
+    List<CompactionInput> run = new ArrayList<>();
     int i = 0;
     while (i < ordered.size()) {
       int end = i;
       boolean small = true;
       while (end < ordered.size() && ordered.get(end).addedIn() == ordered.get(i).addedIn()) {
-        InputFile file = ordered.get(end);
+        CompactionInput file = ordered.get(end);
         small &= file.addedIn() >= 0 && file.bytes() >= 0 && file.bytes() < settings.smallFileBytes();
         end++;
       }
@@ -177,7 +177,7 @@ final class CompactionPlanner {
    * Left out, a file is rewritten again only once the files after it add up to half its size, so
    * each row is rewritten a logarithmic number of times. Dropping a head keeps the run contiguous.
    */
-  static List<InputFile> withoutDominantHead(List<InputFile> run) {
+  static List<CompactionInput> withoutDominantHead(List<CompactionInput> run) {
     int start = 0;
     long total = run.stream().mapToLong(file -> Math.max(0, file.bytes())).sum();
     while (start < run.size()) {
@@ -200,13 +200,13 @@ final class CompactionPlanner {
    * Cuts a run into about {@code bytes / target} outputs of about equal size at file boundaries;
    * an output of one file joins its predecessor (or successor).
    */
-  private List<PlannedOutput> cut(List<InputFile> run) {
-    long total = run.stream().mapToLong(InputFile::bytes).sum();
+  private List<PlannedOutput> cut(List<CompactionInput> run) {
+    long total = run.stream().mapToLong(CompactionInput::bytes).sum();
     long count = Math.max(1, Math.round((double) total / settings.targetFileSize()));
-    List<List<InputFile>> groups = new ArrayList<>();
-    List<InputFile> group = new ArrayList<>();
+    List<List<CompactionInput>> groups = new ArrayList<>();
+    List<CompactionInput> group = new ArrayList<>();
     long cumulative = 0;
-    for (InputFile file : run) {
+    for (CompactionInput file : run) {
       group.add(file);
       cumulative += file.bytes();
       if (cumulative * count >= total * (groups.size() + 1) && groups.size() + 1 < count) {
@@ -219,7 +219,7 @@ final class CompactionPlanner {
     }
     for (int g = 0; g < groups.size() && groups.size() > 1; g++) {
       if (groups.get(g).size() == 1) {
-        List<InputFile> single = groups.remove(g);
+        List<CompactionInput> single = groups.remove(g);
         if (g > 0) {
           groups.get(g - 1).addAll(single);
         } else {
@@ -257,7 +257,7 @@ final class CompactionPlanner {
     return sizes;
   }
 
-  private boolean isIdle(String uuid, InputFile newest, Instant now) throws IOException {
+  private boolean isIdle(String uuid, CompactionInput newest, Instant now) throws IOException {
     String key = newest.file().key(uuid);
     Instant written = modified.get(key);
     if (written == null) {

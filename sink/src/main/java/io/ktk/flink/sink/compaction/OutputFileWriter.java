@@ -91,7 +91,7 @@ final class OutputFileWriter {
       ColumnChunkPageWriteStore pages = null;
       long groupRows = 0;
       for (int f = 0; f < output.inputs().size(); f++) {
-        InputFile input = output.inputs().get(f);
+        CompactionInput input = output.inputs().get(f);
         String source = "dataset '" + uuid + "', file '" + input.label() + "'";
         try (InputFileCopier copier = new InputFileCopier(store, input.file().key(uuid), source, columns,
             layout.keyed())) {

@@ -40,8 +40,8 @@ public record PartitionRewrite(
   }
 
   /** The files read, in order. */
-  public List<InputFile> inputs() {
-    List<InputFile> inputs = new ArrayList<>();
+  public List<CompactionInput> inputs() {
+    List<CompactionInput> inputs = new ArrayList<>();
     outputs.forEach(output -> inputs.addAll(output.inputs()));
     return inputs;
   }

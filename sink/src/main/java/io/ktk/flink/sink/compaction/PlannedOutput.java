@@ -10,7 +10,7 @@ import java.util.List;
  *     hold a key its rows delete, and a dataset with a primary key drops its deletes
  *     ({@code docs/cdc.md})
  */
-public record PlannedOutput(List<InputFile> inputs, boolean fromOldest) {
+public record PlannedOutput(List<CompactionInput> inputs, boolean fromOldest) {
   public PlannedOutput {
     inputs = List.copyOf(inputs);
     if (inputs.isEmpty()) {
@@ -19,7 +19,7 @@ public record PlannedOutput(List<InputFile> inputs, boolean fromOldest) {
   }
 
   /** An output whose first input is not known to be the partition's oldest file. */
-  public PlannedOutput(List<InputFile> inputs) {
+  public PlannedOutput(List<CompactionInput> inputs) {
     this(inputs, false);
   }
 
@@ -28,10 +28,10 @@ public record PlannedOutput(List<InputFile> inputs, boolean fromOldest) {
    * among the partition's other files as its newest rows were ordered.
    */
   public long sequence() {
-    return inputs.stream().mapToLong(InputFile::addedIn).max().orElseThrow();
+    return inputs.stream().mapToLong(CompactionInput::addedIn).max().orElseThrow();
   }
 
   public long inputBytes() {
-    return inputs.stream().mapToLong(InputFile::bytes).sum();
+    return inputs.stream().mapToLong(CompactionInput::bytes).sum();
   }
 }

@@ -45,7 +45,7 @@ final class SupersededRows {
    *     oldest file: a key whose last row is a delete ({@value PrimaryKey#DELETED_COLUMN} true) keeps
    *     no row at all, since no older file holds it ({@code docs/cdc.md})
    */
-  static boolean[][][] keep(ObjectStore store, String uuid, List<InputFile> inputs, List<String> keys,
+  static boolean[][][] keep(ObjectStore store, String uuid, List<CompactionInput> inputs, List<String> keys,
       boolean dropDeletes) throws IOException {
     RowKeyMap cells = new RowKeyMap(1024);
     KeyBytes key = new KeyBytes();
@@ -53,7 +53,7 @@ final class SupersededRows {
     List<int[]> groupRows = new ArrayList<>();
     BitSet deleted = new BitSet();
     int total = 0;
-    for (InputFile input : inputs) {
+    for (CompactionInput input : inputs) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, input.file().key(uuid))) {
         List<String> present = new ArrayList<>(keys.stream().filter(k -> reader.parquetSchema().containsField(k))
             .toList());

@@ -61,7 +61,7 @@ class CompactionPlannerTest {
   }
 
   private static List<String> labels(PlannedOutput output) {
-    return output.inputs().stream().map(InputFile::label).toList();
+    return output.inputs().stream().map(CompactionInput::label).toList();
   }
 
   @Test
@@ -85,7 +85,7 @@ class CompactionPlannerTest {
     assertThat(labels(rewrite.outputs().get(0))).isEqualTo(expected);
     assertThat(rewrite.outputs().get(0).sequence()).isEqualTo(3);
     assertThat(List.of(v1, v2, v5, v6)).allSatisfy(version ->
-        assertThat(rewrite.inputs()).extracting(InputFile::label).doesNotContainAnyElementsOf(version));
+        assertThat(rewrite.inputs()).extracting(CompactionInput::label).doesNotContainAnyElementsOf(version));
   }
 
   @Test
@@ -105,7 +105,7 @@ class CompactionPlannerTest {
     // Once the small files after it add up to half its size, it is taken along.
     version("a", 10, 10);
     CompactionPlan later = plan(SETTINGS, Instant.now());
-    assertThat(later.rewrites().get(0).inputs()).extracting(InputFile::label).contains(earlier.get(0));
+    assertThat(later.rewrites().get(0).inputs()).extracting(CompactionInput::label).contains(earlier.get(0));
   }
 
   @Test

@@ -86,7 +86,7 @@ class CubeRewriteTest {
           .withTargetFileSize((long) (smallEnough / 0.75) + 1);
       Compactor compactor = Compactor.of(store, "c++seed", olderOnly);
       CompactionPlan plan = compactor.plan();
-      assertThat(plan.rewrites().get(0).inputs()).extracting(InputFile::label)
+      assertThat(plan.rewrites().get(0).inputs()).extracting(CompactionInput::label)
           .containsExactly(v1.label(), v2.label());
       CompactionResult result = compactor.compact(plan);
 

@@ -12,8 +12,8 @@ import io.ktk.flink.state.commit.DataFile;
  *     cell in several files keep the row of the file with the highest one
  * @param bytes its size (from the log, or from the store when the log does not know it)
  */
-public record InputFile(DataFile file, long addedIn, long bytes) {
-  public InputFile {
+public record CompactionInput(DataFile file, long addedIn, long bytes) {
+  public CompactionInput {
     requireNonNull(file, "file is null");
   }
 
