@@ -44,6 +44,9 @@ class KartothekCommitterTest {
       RecordingCommitRequest four = new RecordingCommitRequest(batch(template, 4, "00000000000000000000000000000004"));
       committer.commit(List.of(four));
       assertThat(four.retries).isZero();
+      // The publisher reads the log on a thread of its own: once it is done with version 0, the
+      // faults below can only meet the commit's own calls.
+      assertThat(committer.awaitPublished(60_000)).isTrue();
 
       // The claim of checkpoint 5 fails, and so does asking whether it landed: unknown, retried later.
       String version1 = "events/_ktk_log/00000000000000000001.json";
