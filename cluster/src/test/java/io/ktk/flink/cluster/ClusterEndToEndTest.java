@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,18 +60,10 @@ class ClusterEndToEndTest {
 
   @BeforeAll
   static void startTheCluster() throws Exception {
-    if (Files.exists(work)) {
-      try (java.util.stream.Stream<Path> old = Files.walk(work)) {
-        for (Path file : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(file);
-        }
-      }
-    }
-    Files.createDirectories(work);
+    ClusterInputs.freshWorkDirectory(work);
     S3.start();
-    connectorJar = Path.of(System.getProperty("ktk.connector.jar"));
-    List<Path> classpath = Arrays.stream(Files.readString(Path.of(System.getProperty("ktk.flink.classpath"))).trim()
-        .split(java.io.File.pathSeparator)).map(Path::of).toList();
+    connectorJar = ClusterInputs.connectorJar();
+    List<Path> classpath = ClusterInputs.flinkClasspath();
     assertThat(classpath).noneMatch(entry -> entry.getFileName().toString().startsWith("ktk-flink"));
     cluster = new StandaloneCluster(work.resolve("cluster"), classpath, Map.of()).start(2);
     cluster.startSqlGateway();

@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ktk.flink.state.testing.S3Proxy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,21 +28,11 @@ class LibDeploymentTest {
 
   @BeforeAll
   static void startAClusterWithTheConnectorInLib() throws Exception {
-    if (Files.exists(work)) {
-      try (Stream<Path> old = Files.walk(work)) {
-        for (Path file : old.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(file);
-        }
-      }
-    }
-    Files.createDirectories(work);
+    ClusterInputs.freshWorkDirectory(work);
     S3.start();
-    Path connectorJar = Path.of(System.getProperty("ktk.connector.jar"));
-    List<Path> classpath = new ArrayList<>(Arrays.stream(
-            Files.readString(Path.of(System.getProperty("ktk.flink.classpath"))).trim().split(java.io.File.pathSeparator))
-        .map(Path::of).toList());
+    List<Path> classpath = new ArrayList<>(ClusterInputs.flinkClasspath());
     // what copying the jar into a distribution's lib/ does: Flink's scripts put every lib/ jar on the class path
-    classpath.add(connectorJar);
+    classpath.add(ClusterInputs.connectorJar());
     cluster = new StandaloneCluster(work.resolve("cluster"), classpath, Map.of()).start(1);
     cluster.startSqlGateway();
   }
