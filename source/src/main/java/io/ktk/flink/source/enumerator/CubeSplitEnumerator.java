@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * interval the enumerator reads the latest versions of the cube's datasets ({@link
  * TargetSnapshot#latest}); when the seed has a version above the one served, it plans the query
  * there, keeps the seed files added after the served version ({@link
- * QueryPlan#seedFilesAddedAfter}), appends their splits and serves them to readers that wait.
+ * QueryPlan#seedFilesAddedAfter}), appends their splits and serves them to readers that wait. A
+ * compaction of the seed never serves rows again: the versions before it are served first.
  * The served seed version and the unassigned splits are checkpointed together, so after a restore
  * a discovery neither repeats nor skips a commit: splits made after the checkpoint are made again.
  * A store failure during a discovery is logged and retried at the next interval, unless the store
@@ -55,7 +57,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
    */
   public record Discovery(QuerySettings settings, Duration interval, int maxPartitionsPerSplit) {}
 
-  /** What one discovery found: the plan at the latest versions, and its seed version. */
+  /** One step of what a discovery found: the plan at a seed version to serve up to. */
   private record Found(QueryPlan plan, long seedVersion) {}
 
   private final SplitEnumeratorContext<CubeSplit> context;
@@ -127,20 +129,38 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
   @Override
   public void close() {}
 
-  /** On a worker thread: the plan at the latest versions (reads the store, not this object's state). */
-  private Found discover() throws IOException {
+  /**
+   * On a worker thread: the plans to serve, in seed version order (reads the store, not this
+   * object's state). Usually one, at the latest versions. A rewrite (compaction) after the served
+   * version may merge served files with unserved ones into files that count as added after the
+   * served version; so the versions before such a rewrite are served first, and the rewrite's files,
+   * holding nothing new, are then left out by {@link QueryPlan#seedFilesAddedAfter}. This needs the
+   * versions before the rewrite to be retained: a source that falls behind the retention fails with
+   * {@link io.ktk.flink.state.commit.VersionExpiredException}.
+   */
+  private List<Found> discover() throws IOException {
     try (ObjectStore store = discovery.settings().openStore()) {
+      long served = servedSeedVersion;
+      Deque<TargetSnapshot> steps = new ArrayDeque<>();
       TargetSnapshot snapshot = TargetSnapshot.latest(store, discovery.settings().target());
-      long seedVersion = snapshot.versions().get(snapshot.seedDatasetId());
-      if (seedVersion <= servedSeedVersion) {
-        return new Found(null, seedVersion);
+      while (snapshot.seed().version() > served) {
+        steps.addFirst(snapshot);
+        long rewrite = snapshot.seed().lastRewriteVersion();
+        if (rewrite <= served + 1) {
+          break; // the rewrite's inputs were all served, or there is none to worry about
+        }
+        snapshot = snapshot.withSeedAt(store, rewrite - 1);
       }
-      return new Found(snapshot.plan(discovery.settings().query()), seedVersion);
+      List<Found> found = new ArrayList<>();
+      for (TargetSnapshot step : steps) {
+        found.add(new Found(step.plan(discovery.settings().query()), step.seed().version()));
+      }
+      return found;
     }
   }
 
   /** On the coordinator thread: turns what a discovery found into splits. */
-  private void discovered(Found found, Throwable error) {
+  private void discovered(List<Found> found, Throwable error) {
     if (error != null) {
       StoreRefusals.failFastIfRefused(error);
       if (error instanceof IOException || error instanceof UncheckedIOException) {
@@ -151,17 +171,19 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
       throw new FlinkRuntimeException("Cannot discover later versions of " + discovery.settings().target()
           + ": " + error.getMessage(), error);
     }
-    if (found.plan() == null || found.seedVersion() <= servedSeedVersion) {
-      return;
+    for (Found step : found) {
+      if (step.seedVersion() <= servedSeedVersion) {
+        continue;
+      }
+      QueryPlan added = step.plan().seedFilesAddedAfter(servedSeedVersion);
+      discoveries++;
+      List<CubeSplit> splits = CubeSplits.of(added, String.format("d%05d-", discoveries),
+          discovery.maxPartitionsPerSplit(), context.currentParallelism());
+      LOG.info("Cube query: seed versions {} to {} add {} splits", servedSeedVersion + 1, step.seedVersion(),
+          splits.size());
+      unassigned.addAll(splits);
+      servedSeedVersion = step.seedVersion();
     }
-    QueryPlan added = found.plan().seedFilesAddedAfter(servedSeedVersion);
-    discoveries++;
-    List<CubeSplit> splits = CubeSplits.of(added, String.format("d%05d-", discoveries),
-        discovery.maxPartitionsPerSplit(), context.currentParallelism());
-    LOG.info("Cube query: seed versions {} to {} add {} splits", servedSeedVersion + 1, found.seedVersion(),
-        splits.size());
-    unassigned.addAll(splits);
-    servedSeedVersion = found.seedVersion();
     for (Iterator<Integer> it = waiting.iterator(); it.hasNext() && !unassigned.isEmpty(); ) {
       int reader = it.next();
       it.remove();

@@ -118,6 +118,18 @@ public record CubeSnapshot(CubeSpec spec, NavigableMap<String, DatasetSnapshot> 
     return spec.seedDatasetId();
   }
 
+  @Override
+  public DatasetSnapshot seed() {
+    return datasets.get(seedDatasetId());
+  }
+
+  @Override
+  public CubeSnapshot withSeedAt(ObjectStore store, long seedVersion) throws IOException {
+    NavigableMap<String, DatasetSnapshot> pinned = new TreeMap<>(datasets);
+    pinned.put(seedDatasetId(), DatasetSnapshot.at(store, seed().uuid(), seedVersion));
+    return of(spec.name(), pinned);
+  }
+
   /** The version of each dataset, by dataset id. */
   @Override
   public NavigableMap<String, Long> versions() {

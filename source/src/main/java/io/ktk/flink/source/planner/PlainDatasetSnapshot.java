@@ -73,6 +73,16 @@ public record PlainDatasetSnapshot(DatasetSnapshot dataset) implements TargetSna
   }
 
   @Override
+  public DatasetSnapshot seed() {
+    return dataset;
+  }
+
+  @Override
+  public PlainDatasetSnapshot withSeedAt(ObjectStore store, long seedVersion) throws IOException {
+    return at(store, dataset.uuid(), seedVersion);
+  }
+
+  @Override
   public ResolvedQuery resolve(CubeQuery query) {
     return PlainDatasetChecker.check(dataset, query);
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.QueryTarget;
+import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.util.Map;
@@ -43,6 +44,12 @@ public sealed interface TargetSnapshot permits CubeSnapshot, PlainDatasetSnapsho
 
   /** The id of the seed dataset (of a plain dataset: its uuid). */
   String seedDatasetId();
+
+  /** The seed dataset's pinned version (of a plain dataset: the dataset). */
+  DatasetSnapshot seed();
+
+  /** These versions with the seed at {@code seedVersion} instead (the other datasets as they are). */
+  TargetSnapshot withSeedAt(ObjectStore store, long seedVersion) throws IOException;
 
   /**
    * Checks {@code query} against these versions; what a reader of planned groups needs.

@@ -14,6 +14,7 @@ import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,58 +113,91 @@ public final class CubeFixture {
     /** Commits one file per entry: file id to rows (all of one partition). */
     public DatasetWriter commitFiles(Map<String, List<List<Object>>> filesById) throws IOException {
       List<DataFile> files = new ArrayList<>();
-      Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
-      indexColumns.forEach(column -> index.put(column, new LinkedHashMap<>()));
-      List<WrittenFile> pending = new ArrayList<>();
+      Map<String, Map<IndexValue, List<String>>> index = emptyIndex();
       for (Map.Entry<String, List<List<Object>>> e : filesById.entrySet()) {
-        List<List<Object>> rows = e.getValue();
-        List<Object> values = partitionValues(rows.get(0));
-        PartitionLabel label = PartitionLabel.of(partitionKeys, values, e.getKey());
-        String key = spec.datasetUuid(id) + "/table/" + label + ".parquet";
-        try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, physical, Map.of(),
-            ParquetWriteOptions.defaults())) {
-          for (List<Object> row : rows) {
-            if (!partitionValues(row).equals(values)) {
-              throw new IllegalArgumentException("file " + e.getKey() + " mixes partitions " + values + " and "
-                  + partitionValues(row));
-            }
-            List<Object> physicalRow = new ArrayList<>();
-            for (int i = 0; i < schema.getFields().size(); i++) {
-              if (!spec.partitionColumns().contains(schema.getFields().get(i).getName())) {
-                physicalRow.add(row.get(i));
-              }
-            }
-            writer.write(physicalRow);
-            if (rowsPerGroup > 0 && writer.rowCount() % rowsPerGroup == 0) {
-              writer.endRowGroup();
-            }
-          }
-        }
-        files.add(new DataFile(label.toString(), rows.size(), store.head(key).orElseThrow().size(), physical));
-        for (String column : indexColumns) {
-          int position = schema.getFields().indexOf(schema.findField(column));
-          for (List<Object> row : rows) {
-            Object value = row.get(position);
-            if (value != null) {
-              List<String> labels = index.get(column).computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>());
-              if (!labels.contains(label.toString())) {
-                labels.add(label.toString());
-              }
-            }
-          }
-        }
-        pending.add(new WrittenFile(id, label.toString(), key, values, -1, rows.size()));
+        files.add(writeFile(e.getKey(), e.getValue(), index));
       }
       DatasetChange request = DatasetChange.append(partitionKeys.stream().map(Field::getName).toList(), schema, files)
           .withIndex(indexColumns, index)
           .withMetadata(Map.copyOf(CubeMetadataKeys.datasetMetadata(spec, id)));
-      long version = log.commit(request).version();
-      publisher.publish(log);
-      for (WrittenFile file : pending) {
-        written.add(new WrittenFile(file.datasetId(), file.label(), file.key(), file.partitionValues(), version,
-            file.rows()));
-      }
+      remember(files, filesById, log.commit(request).version());
       return this;
+    }
+
+    /**
+     * Compacts, the way compaction does: replaces the files {@code inputs} by one file {@code
+     * fileId} holding {@code rows} (the caller gives the rows the inputs hold, last written winning),
+     * in one rewrite whose file counts as written at the newest input's version (and is remembered
+     * so, in place of the inputs).
+     */
+    public DatasetWriter rewrite(List<WrittenFile> inputs, String fileId, List<List<Object>> rows) throws IOException {
+      Map<String, Map<IndexValue, List<String>>> index = emptyIndex();
+      DataFile merged = writeFile(fileId, rows, index);
+      long newest = inputs.stream().mapToLong(WrittenFile::version).max().orElseThrow();
+      DatasetChange request = DatasetChange.rewrite(schema, inputs.stream().map(WrittenFile::label).toList(),
+          List.of(merged), Map.of(merged.label(), newest), index);
+      log.commit(request);
+      written.removeAll(inputs);
+      remember(List.of(merged), Map.of(fileId, rows), newest);
+      return this;
+    }
+
+    private Map<String, Map<IndexValue, List<String>>> emptyIndex() {
+      Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
+      indexColumns.forEach(column -> index.put(column, new LinkedHashMap<>()));
+      return index;
+    }
+
+    /** Writes one data file of {@code rows} (all of one partition) and adds its values to {@code index}. */
+    private DataFile writeFile(String fileId, List<List<Object>> rows, Map<String, Map<IndexValue, List<String>>> index)
+        throws IOException {
+      List<Object> values = partitionValues(rows.get(0));
+      PartitionLabel label = PartitionLabel.of(partitionKeys, values, fileId);
+      String key = spec.datasetUuid(id) + "/table/" + label + ".parquet";
+      try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, physical, Map.of(),
+          ParquetWriteOptions.defaults())) {
+        for (List<Object> row : rows) {
+          if (!partitionValues(row).equals(values)) {
+            throw new IllegalArgumentException("file " + fileId + " mixes partitions " + values + " and "
+                + partitionValues(row));
+          }
+          List<Object> physicalRow = new ArrayList<>();
+          for (int i = 0; i < schema.getFields().size(); i++) {
+            if (!spec.partitionColumns().contains(schema.getFields().get(i).getName())) {
+              physicalRow.add(row.get(i));
+            }
+          }
+          writer.write(physicalRow);
+          if (rowsPerGroup > 0 && writer.rowCount() % rowsPerGroup == 0) {
+            writer.endRowGroup();
+          }
+        }
+      }
+      for (String column : indexColumns) {
+        int position = schema.getFields().indexOf(schema.findField(column));
+        for (List<Object> row : rows) {
+          Object value = row.get(position);
+          if (value != null) {
+            List<String> labels = index.get(column).computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>());
+            if (!labels.contains(label.toString())) {
+              labels.add(label.toString());
+            }
+          }
+        }
+      }
+      return new DataFile(label.toString(), rows.size(), store.head(key).orElseThrow().size(), physical);
+    }
+
+    /** Publishes the plateau view of the version just committed and remembers its files as added in {@code version}. */
+    private void remember(List<DataFile> files, Map<String, List<List<Object>>> rowsById, long version)
+        throws IOException {
+      publisher.publish(log);
+      Iterator<List<List<Object>>> rows = rowsById.values().iterator();
+      for (DataFile file : files) {
+        List<List<Object>> fileRows = rows.next();
+        written.add(new WrittenFile(id, file.label(), spec.datasetUuid(id) + "/table/" + file.label() + ".parquet",
+            partitionValues(fileRows.get(0)), version, fileRows.size()));
+      }
     }
 
     private List<Object> partitionValues(List<Object> row) {

@@ -153,6 +153,15 @@ public final class DatasetSnapshot {
     return state.addedIn(file.label());
   }
 
+  /**
+   * The version of the latest rewrite (compaction) up to this version, or -1 when there was none.
+   * A rewrite's files hold rows of earlier versions; continuous readers use this to avoid serving
+   * them again.
+   */
+  public long lastRewriteVersion() {
+    return state.lastRewriteVersion();
+  }
+
   public int fileCount() {
     return state.files().size();
   }
