@@ -37,7 +37,8 @@ public record CompactionResult(String uuid, List<PartitionResult> partitions) {
   /**
    * The rewrite of one physical partition.
    *
-   * @param version the version that committed it, or -1
+   * @param version the version that committed it, or -1 (also when the store failed after the
+   *     version landed and the log showed it was committed)
    * @param filesBefore the partition's files when planned
    * @param bytesBefore their bytes
    * @param filesIn files read (and removed, when committed)

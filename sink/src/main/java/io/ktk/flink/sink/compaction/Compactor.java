@@ -8,6 +8,7 @@ import io.ktk.flink.sink.compaction.OutputFileWriter.WrittenFile;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DatasetChange;
+import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.CommitStateUnknownException;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.RewriteConflictException;
@@ -52,9 +53,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Concurrency: appends commute with a rewrite. A rewrite loses ({@link Outcome#CONFLICT}) when a
  * file it removes is gone (another compaction or a partition replace was first) or the dataset was
- * indexed on a new column meanwhile; then nothing is committed and its files are deleted. Any other
- * failure also commits nothing and deletes the files written; only when the outcome of the commit
- * itself is unknown ({@link Outcome#UNKNOWN}) are they kept. A failure never leaves a partial version:
+ * indexed on a new column meanwhile; then nothing is committed and its files are deleted. When the
+ * commit itself fails otherwise, the log decides: if it lists the files written, the version landed
+ * before the store failed ({@link Outcome#COMMITTED}, with version -1); if it does not, they are
+ * deleted ({@link Outcome#FAILED}); if the log cannot be read, they are kept ({@link
+ * Outcome#UNKNOWN}), for garbage collection to delete if no version lists them. A failure never leaves a partial version:
  * a version holds all rewrites of its batch or does not exist.
  *
  * <p>Not thread-safe (it holds a {@link CommitLog}); one instance per thread, any number of
@@ -263,8 +266,9 @@ public final class Compactor {
       deleteAll(written);
       return outcomes(batch, written, Outcome.FAILED, -1, message);
     }
+    DatasetChange change = null;
     try {
-      DatasetChange change = request(batch, written, layout).withWriterId(WRITER_ID);
+      change = request(batch, written, layout).withWriterId(WRITER_ID);
       long version = log.commit(change).version();
       lastCommitted = change;
       LOG.info("Compaction of dataset '{}' in {}: version {} rewrote {} files ({} bytes) of {} partitions into {}",
@@ -281,9 +285,36 @@ public final class Compactor {
           store.url(), e);
       return outcomes(batch, written, Outcome.UNKNOWN, -1, e.getMessage());
     } catch (IOException | RuntimeException e) {
+      // The failure may have struck after the version landed (the store wrote the entry, then failed
+      // to answer): deleting files a version lists would lose its rows, so only the log decides.
+      Boolean landed = listedByTheLog(written);
+      if (landed == null) {
+        LOG.warn("Compaction of dataset '{}' in {}: the commit failed and the log cannot be read to tell whether "
+            + "it landed; its files are kept", uuid, store.url(), e);
+        return outcomes(batch, written, Outcome.UNKNOWN, -1, message(e));
+      }
+      if (landed) {
+        lastCommitted = change;
+        LOG.warn("Compaction of dataset '{}' in {}: the store failed after the commit landed", uuid, store.url(), e);
+        return outcomes(batch, written, Outcome.COMMITTED, -1, null);
+      }
       LOG.warn("Compaction of dataset '{}' in {}: the commit failed; nothing committed", uuid, store.url(), e);
       deleteAll(written);
       return outcomes(batch, written, Outcome.FAILED, -1, message(e));
+    }
+  }
+
+  /**
+   * Whether the log's latest state lists (or removed, in a retained version) a file of {@code
+   * written}, that is whether their commit landed; null when the log cannot be read.
+   */
+  private Boolean listedByTheLog(Map<PartitionRewrite, List<WrittenFile>> written) {
+    try {
+      DatasetState latest = log.refresh();
+      return written.values().stream().flatMap(List::stream).map(file -> file.file().label())
+          .anyMatch(label -> latest.files().containsKey(label) || latest.removedFiles().containsKey(label));
+    } catch (IOException | RuntimeException e) {
+      return null;
     }
   }
 

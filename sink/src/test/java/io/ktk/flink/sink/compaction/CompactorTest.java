@@ -10,6 +10,7 @@ import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
+import io.ktk.flink.state.testing.ForwardingObjectStore;
 import io.ktk.flink.state.testing.S3Proxy;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -97,6 +98,44 @@ class CompactorTest {
       assertThat(state.addedIn(file.label())).as("sequence of %s", file).isEqualTo(versionBefore);
     }
     assertIndexListsExactlyTheFilesHoldingEachValue(dataset, "c");
+  }
+
+  /**
+   * The store writes the rewrite's log entry, then fails with an unchecked exception instead of
+   * answering: the log lists the new files, so they must stay (deleting them would lose the
+   * partitions' rows), and the compaction counts as committed.
+   */
+  @Test
+  void aCommitThatLandedBeforeTheStoreFailedKeepsItsFiles() throws Exception {
+    try (LocalObjectStore local = new LocalObjectStore(dir)) {
+      TestDataset dataset = new TestDataset(local, "events", SCHEMA, List.of("p"), List.of("c"));
+      for (int append = 0; append < 10; append++) {
+        dataset.append(rows(append * 100L, append * 100L + 100));
+      }
+      List<List<Object>> before = dataset.rows();
+      long versionBefore = dataset.state().version();
+      ObjectStore failing = new ForwardingObjectStore(local) {
+        @Override
+        public boolean putIfAbsent(String key, byte[] data) throws java.io.IOException {
+          boolean created = delegate.putIfAbsent(key, data);
+          if (key.endsWith(String.format("/_ktk_log/%020d.json", versionBefore + 1))) {
+            throw new IllegalStateException("injected: the store failed after creating " + key);
+          }
+          return created;
+        }
+      };
+      Compactor compactor = Compactor.of(failing, "events", CompactionSettings.defaults());
+      CompactionResult result = compactor.compact(compactor.plan());
+
+      assertThat(result.partitions()).extracting(CompactionResult.PartitionResult::outcome)
+          .containsOnly(Outcome.COMMITTED);
+      DatasetState state = dataset.state();
+      assertThat(state.version()).isEqualTo(versionBefore + 1);
+      for (DataFile file : state.files().values()) {
+        assertThat(local.head(file.key(dataset.uuid))).as("file %s of the latest version", file.label()).isPresent();
+      }
+      assertThat(dataset.rows()).isEqualTo(before);
+    }
   }
 
   /** Reads every file and compares the values found with the committed index of {@code column}. */
