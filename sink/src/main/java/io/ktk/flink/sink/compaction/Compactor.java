@@ -8,22 +8,16 @@ import io.ktk.flink.sink.compaction.OutputFileWriter.WrittenFile;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
 import io.ktk.flink.state.commit.DatasetChange;
-import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.CommitStateUnknownException;
-import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.RewriteConflictException;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
-import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -213,13 +207,12 @@ public final class Compactor {
   }
 
   /** Writes the files of a batch and commits them as one version. */
-  private List<PartitionResult> rewrite(List<PartitionRewrite> batch, RewriteLayout layout, OutputFileWriter writer,
+  private List<PartitionResult> rewrite(List<PartitionRewrite> rewrites, RewriteLayout layout, OutputFileWriter writer,
       ExecutorService threads) {
-    Map<PartitionRewrite, List<WrittenFile>> written = new LinkedHashMap<>();
+    RewrittenBatch batch = new RewrittenBatch(store, uuid, rewrites);
     List<Future<WrittenFile>> futures = new ArrayList<>();
     List<PartitionRewrite> owners = new ArrayList<>();
-    for (PartitionRewrite rewrite : batch) {
-      written.put(rewrite, new ArrayList<>());
+    for (PartitionRewrite rewrite : rewrites) {
       List<String> fileIds = fileIds(rewrite.outputs().size());
       for (int o = 0; o < rewrite.outputs().size(); o++) {
         PlannedOutput output = rewrite.outputs().get(o);
@@ -233,7 +226,7 @@ public final class Compactor {
       try {
         WrittenFile file = futures.get(i).get();
         if (file != null) {
-          written.get(owners.get(i)).add(file);
+          batch.add(owners.get(i), file);
         }
       } catch (ExecutionException e) {
         failure = addFailure(failure, e.getCause());
@@ -244,13 +237,13 @@ public final class Compactor {
     }
     if (failure != null) {
       LOG.warn("Compaction of dataset '{}' in {}: could not rewrite partitions {}; nothing committed", uuid,
-          store.url(), batch.stream().map(PartitionRewrite::partition).toList(), failure);
-      deleteAll(written);
-      return outcomes(batch, written, Outcome.FAILED, -1, message(failure));
+          store.url(), batch.partitions(), failure);
+      batch.deleteAll();
+      return batch.results(Outcome.FAILED, -1, message(failure));
     }
     String gone;
     try {
-      gone = firstMissing(written);
+      gone = batch.firstMissing();
     } catch (IOException | RuntimeException e) {
       gone = null;
       failure = e;
@@ -263,58 +256,48 @@ public final class Compactor {
               + "shorter than the rewrite took?)"
           : "cannot check its outputs before the commit: " + message(failure);
       LOG.warn("Compaction of dataset '{}' in {}: {}; nothing committed", uuid, store.url(), message);
-      deleteAll(written);
-      return outcomes(batch, written, Outcome.FAILED, -1, message);
+      batch.deleteAll();
+      return batch.results(Outcome.FAILED, -1, message);
     }
-    DatasetChange change = null;
+    return commit(batch, batch.change(layout).withWriterId(WRITER_ID));
+  }
+
+  private List<PartitionResult> commit(RewrittenBatch batch, DatasetChange change) {
     try {
-      change = request(batch, written, layout).withWriterId(WRITER_ID);
       long version = log.commit(change).version();
       lastCommitted = change;
       LOG.info("Compaction of dataset '{}' in {}: version {} rewrote {} files ({} bytes) of {} partitions into {}",
-          uuid, store.url(), version, batch.stream().mapToInt(PartitionRewrite::inputFiles).sum(),
-          batch.stream().mapToLong(PartitionRewrite::inputBytes).sum(), batch.size(),
-          written.values().stream().mapToInt(List::size).sum());
-      return outcomes(batch, written, Outcome.COMMITTED, version, null);
+          uuid, store.url(), version, batch.inputFiles(), batch.inputBytes(), batch.partitions().size(),
+          batch.outputFiles());
+      return batch.results(Outcome.COMMITTED, version, null);
     } catch (RewriteConflictException e) {
       LOG.info("Compaction of dataset '{}' in {} lost to a concurrent change: {}", uuid, store.url(), e.getMessage());
-      deleteAll(written);
-      return outcomes(batch, written, Outcome.CONFLICT, -1, e.getMessage());
+      batch.deleteAll();
+      return batch.results(Outcome.CONFLICT, -1, e.getMessage());
     } catch (CommitStateUnknownException e) {
       LOG.warn("Compaction of dataset '{}' in {}: the commit's outcome is unknown; its files are kept", uuid,
           store.url(), e);
-      return outcomes(batch, written, Outcome.UNKNOWN, -1, e.getMessage());
+      return batch.results(Outcome.UNKNOWN, -1, e.getMessage());
     } catch (IOException | RuntimeException e) {
       // The failure may have struck after the version landed (the store wrote the entry, then failed
       // to answer): deleting files a version lists would lose its rows, so only the log decides.
-      Boolean landed = listedByTheLog(written);
-      if (landed == null) {
+      boolean landed;
+      try {
+        landed = batch.listedBy(log.refresh());
+      } catch (IOException | RuntimeException unreadable) {
+        e.addSuppressed(unreadable);
         LOG.warn("Compaction of dataset '{}' in {}: the commit failed and the log cannot be read to tell whether "
             + "it landed; its files are kept", uuid, store.url(), e);
-        return outcomes(batch, written, Outcome.UNKNOWN, -1, message(e));
+        return batch.results(Outcome.UNKNOWN, -1, message(e));
       }
       if (landed) {
         lastCommitted = change;
         LOG.warn("Compaction of dataset '{}' in {}: the store failed after the commit landed", uuid, store.url(), e);
-        return outcomes(batch, written, Outcome.COMMITTED, -1, null);
+        return batch.results(Outcome.COMMITTED, -1, null);
       }
       LOG.warn("Compaction of dataset '{}' in {}: the commit failed; nothing committed", uuid, store.url(), e);
-      deleteAll(written);
-      return outcomes(batch, written, Outcome.FAILED, -1, message(e));
-    }
-  }
-
-  /**
-   * Whether the log's latest state lists (or removed, in a retained version) a file of {@code
-   * written}, that is whether their commit landed; null when the log cannot be read.
-   */
-  private Boolean listedByTheLog(Map<PartitionRewrite, List<WrittenFile>> written) {
-    try {
-      DatasetState latest = log.refresh();
-      return written.values().stream().flatMap(List::stream).map(file -> file.file().label())
-          .anyMatch(label -> latest.files().containsKey(label) || latest.removedFiles().containsKey(label));
-    } catch (IOException | RuntimeException e) {
-      return null;
+      batch.deleteAll();
+      return batch.results(Outcome.FAILED, -1, message(e));
     }
   }
 
@@ -349,71 +332,6 @@ public final class Compactor {
     }
     ids.sort(null);
     return ids;
-  }
-
-  private DatasetChange request(List<PartitionRewrite> batch, Map<PartitionRewrite, List<WrittenFile>> written,
-      RewriteLayout layout) {
-    List<String> removed = new ArrayList<>();
-    List<DataFile> added = new ArrayList<>();
-    Map<String, Long> sequences = new HashMap<>();
-    Map<String, Map<IndexValue, List<String>>> index = new LinkedHashMap<>();
-    for (String column : layout.indexColumns()) {
-      index.put(column, new HashMap<>());
-    }
-    for (PartitionRewrite rewrite : batch) {
-      rewrite.inputs().forEach(input -> removed.add(input.label()));
-      for (WrittenFile file : written.get(rewrite)) {
-        added.add(file.file());
-        sequences.put(file.file().label(), file.sequence());
-        file.index().forEach((column, values) -> {
-          Map<IndexValue, List<String>> labels = index.get(column);
-          for (Object value : values) {
-            labels.computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>()).add(file.file().label());
-          }
-        });
-      }
-    }
-    return DatasetChange.rewrite(layout.logicalSchema(), removed, added, sequences, index);
-  }
-
-  /** The key of the first file written that is gone, or null (one HEAD per file). */
-  private String firstMissing(Map<PartitionRewrite, List<WrittenFile>> written) throws IOException {
-    for (List<WrittenFile> files : written.values()) {
-      for (WrittenFile file : files) {
-        String key = file.file().key(uuid);
-        if (store.head(key).isEmpty()) {
-          return key;
-        }
-      }
-    }
-    return null;
-  }
-
-  private void deleteAll(Map<PartitionRewrite, List<WrittenFile>> written) {
-    for (List<WrittenFile> files : written.values()) {
-      for (WrittenFile file : files) {
-        String key = file.file().key(uuid);
-        try {
-          store.delete(key);
-        } catch (IOException | RuntimeException e) {
-          LOG.warn("Cannot delete {} of a failed compaction of dataset '{}'; garbage collection will", key, uuid, e);
-        }
-      }
-    }
-  }
-
-  private static List<PartitionResult> outcomes(List<PartitionRewrite> batch,
-      Map<PartitionRewrite, List<WrittenFile>> written, Outcome outcome, long version, String message) {
-    List<PartitionResult> results = new ArrayList<>();
-    for (PartitionRewrite rewrite : batch) {
-      List<WrittenFile> files = written.get(rewrite);
-      long rowsIn = files.stream().mapToLong(WrittenFile::rowsIn).sum();
-      results.add(new PartitionResult(rewrite.partition(), outcome, version, rewrite.filesBefore(),
-          rewrite.bytesBefore(), rewrite.inputFiles(), rewrite.inputBytes(), rowsIn, files.size(),
-          files.stream().mapToLong(f -> f.file().bytes()).sum(), files.stream().mapToLong(f -> f.file().rows()).sum(),
-          message));
-    }
-    return results;
   }
 
   @Override
