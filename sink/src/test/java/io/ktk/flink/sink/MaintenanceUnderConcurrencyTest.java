@@ -153,7 +153,7 @@ class MaintenanceUnderConcurrencyTest {
     ExecutorService threads = Executors.newFixedThreadPool(5);
     try (ObjectStore store = s3.open(); ObjectStore flakyDelegate = s3.open(); ObjectStore killableDelegate = s3.open();
         ObjectStore restartedStore = s3.open(); ObjectStore readerStore = s3.open()) {
-      CompactorFaults.Flaky flaky = new CompactorFaults.Flaky(flakyDelegate, 3, 2);
+      CompactorFaults.Flaky flaky = new CompactorFaults.Flaky(flakyDelegate, 3, 1);
       CompactorFaults.Killable killable = new CompactorFaults.Killable(killableDelegate, 6);
       Set<String> orphans = new HashSet<>();
       SampledReads reads = new SampledReads(readerStore, DATASET, stop);
