@@ -1,13 +1,14 @@
 package io.ktk.flink.cli;
 
 import static io.ktk.flink.cli.KtkRun.ktk;
-import static io.ktk.flink.cli.TestDataset.field;
+import static io.ktk.flink.state.testing.TestDataset.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.sink.KartothekCubeSink;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

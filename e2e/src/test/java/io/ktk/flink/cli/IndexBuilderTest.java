@@ -8,6 +8,7 @@ import io.ktk.flink.state.commit.LogReader;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalDate;

@@ -1,7 +1,7 @@
 package io.ktk.flink.cli;
 
 import static io.ktk.flink.cli.KtkRun.ktk;
-import static io.ktk.flink.cli.TestDataset.field;
+import static io.ktk.flink.state.testing.TestDataset.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +10,7 @@ import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
 import io.ktk.flink.state.metadata.CubeSpec;
 import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class InfoAndStatsTest {
     TestDataset events = TestDataset.create(store, "events", ReadCommandTest.SCHEMA, List.of("p"), List.of("c"));
     files.addAll(events.append(ReadCommandTest.ROWS));
     // A second version whose file stores c as int32.
-    Schema int32 = new Schema(events.physicalSchema().getFields().stream()
+    Schema int32 = new Schema(events.dataSchema().getFields().stream()
         .map(f -> f.getName().equals("c") ? field("c", new ArrowType.Int(32, true)) : f).toList());
     files.addAll(events.append(int32, List.of(Arrays.asList(2L, 6L, "z", 2.5, LocalDate.of(2024, 1, 6)))));
     events.publish();

@@ -1,7 +1,7 @@
 package io.ktk.flink.cli;
 
 import static io.ktk.flink.cli.KtkRun.ktk;
-import static io.ktk.flink.cli.TestDataset.field;
+import static io.ktk.flink.state.testing.TestDataset.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,6 +20,7 @@ import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import io.ktk.flink.state.testing.S3Proxy;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,11 +177,11 @@ class MaintenanceCommandsTest {
     PartitionLabel label = PartitionLabel.of(List.of(ReadCommandTest.SCHEMA.findField("p")), List.of(2L),
         PartitionLabel.newFileId());
     String key = "events/table/" + label + ".parquet";
-    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, events.physicalSchema(), Map.of(),
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, events.dataSchema(), Map.of(),
         ParquetWriteOptions.defaults())) {
       writer.write(java.util.Arrays.asList(7L, "seven", 7.0, null)); // c, s, v, d
     }
-    DataFile file = new DataFile(label.toString(), 1, store.head(key).orElseThrow().size(), events.physicalSchema());
+    DataFile file = new DataFile(label.toString(), 1, store.head(key).orElseThrow().size(), events.dataSchema());
     log.commit(DatasetChange.append(List.of("p"), ReadCommandTest.SCHEMA, List.of(file)));
     new PlateauPublisher().publish(log);
 

@@ -1,7 +1,7 @@
 package io.ktk.flink.cli;
 
 import static io.ktk.flink.cli.KtkRun.ktk;
-import static io.ktk.flink.cli.TestDataset.field;
+import static io.ktk.flink.state.testing.TestDataset.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.state.commit.DataFile;
@@ -9,6 +9,7 @@ import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import io.ktk.flink.state.testing.S3Proxy;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,11 +1,12 @@
 package io.ktk.flink.cli;
 
 import static io.ktk.flink.cli.KtkRun.ktk;
-import static io.ktk.flink.cli.TestDataset.field;
+import static io.ktk.flink.state.testing.TestDataset.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.Python;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

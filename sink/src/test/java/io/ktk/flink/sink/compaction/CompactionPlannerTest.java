@@ -8,6 +8,7 @@ import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

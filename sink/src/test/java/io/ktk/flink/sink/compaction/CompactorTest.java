@@ -12,6 +12,7 @@ import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
 import io.ktk.flink.state.testing.ForwardingObjectStore;
 import io.ktk.flink.state.testing.S3Proxy;
+import io.ktk.flink.state.testing.TestDataset;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectInfo;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.testing.ForwardingObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

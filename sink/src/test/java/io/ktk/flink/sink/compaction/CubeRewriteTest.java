@@ -7,6 +7,7 @@ import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.commit.DatasetState;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -14,6 +14,7 @@ import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.LocalObjectStore;
+import io.ktk.flink.state.testing.TestDataset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -12,6 +12,7 @@ import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.PyChecks;
 import io.ktk.flink.state.testing.Python;
+import io.ktk.flink.state.testing.TestDataset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import io.ktk.flink.sink.compaction.CompactionResult.Outcome;
 import io.ktk.flink.state.commit.DataFile;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.testing.PyChecks;
+import io.ktk.flink.state.testing.TestDataset;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;

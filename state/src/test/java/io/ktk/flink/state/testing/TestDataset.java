@@ -1,13 +1,15 @@
-package io.ktk.flink.sink.compaction;
+package io.ktk.flink.state.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
-import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.DataFile;
+import io.ktk.flink.state.commit.DatasetChange;
 import io.ktk.flink.state.commit.DatasetState;
+import io.ktk.flink.state.commit.PlateauPublisher;
 import io.ktk.flink.state.metadata.CubeMetadataKeys;
+import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.metadata.PrimaryKey;
@@ -29,22 +31,23 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * A dataset built for a compaction test through state's API, as a writer would: each append writes
- * one Parquet file per partition (partition columns left out, with a physical schema of the test's
- * choice) and commits them with their index values through {@link CommitLog}. Reads rows back in
- * the order readers give them: partition, then ({@code addedIn}, label), then row.
+ * A dataset built for a test through state's API, as a writer would: each append writes one
+ * Parquet file per partition (partition columns left out, with a physical schema of the test's
+ * choice) and commits them with their index values through {@link CommitLog}; {@link #publish}
+ * publishes the plateau view. Reads rows back in the order readers give them: partition, then
+ * ({@code addedIn}, label), then row.
  */
-final class TestDataset {
-  final ObjectStore store;
-  final String uuid;
-  final Schema schema;
-  final List<String> partitionKeys;
-  final List<String> indexColumns;
+public final class TestDataset {
+  public final ObjectStore store;
+  public final String uuid;
+  public final Schema schema;
+  public final List<String> partitionKeys;
+  public final List<String> indexColumns;
   private final CommitLog log;
   private Map<String, JsonNode> metadata = Map.of();
 
-  TestDataset(ObjectStore store, String uuid, Schema schema, List<String> partitionKeys, List<String> indexColumns)
-      throws IOException {
+  public TestDataset(ObjectStore store, String uuid, Schema schema, List<String> partitionKeys,
+      List<String> indexColumns) throws IOException {
     this.store = store;
     this.uuid = uuid;
     this.schema = schema;
@@ -53,47 +56,56 @@ final class TestDataset {
     this.log = CommitLog.open(store, uuid, CommitLogOptions.DEFAULTS);
   }
 
-  static Field field(String name, ArrowType type) {
+  public static TestDataset create(ObjectStore store, String uuid, Schema schema, List<String> partitionKeys,
+      List<String> indexColumns) throws IOException {
+    return new TestDataset(store, uuid, schema, partitionKeys, indexColumns);
+  }
+
+  public static Field field(String name, ArrowType type) {
     return new Field(name, FieldType.nullable(type), null);
   }
 
-  /** Makes the first commit mark the dataset as a cube dataset with these dimension columns. */
-  TestDataset cube(List<String> dimensions, List<String> partitions) {
-    ObjectMapper json = new ObjectMapper();
-    metadata = Map.of(
-        CubeMetadataKeys.DIMENSION_COLUMNS, json.valueToTree(dimensions),
-        CubeMetadataKeys.PARTITION_COLUMNS, json.valueToTree(partitions));
+  /** Metadata set by the next commit (e.g. the cube keys). */
+  public TestDataset withMetadata(Map<String, JsonNode> metadata) {
+    this.metadata = metadata;
     return this;
+  }
+
+  /** Makes the next commit mark the dataset as a cube dataset with these dimension columns. */
+  public TestDataset cube(List<String> dimensions, List<String> partitions) {
+    ObjectMapper json = new ObjectMapper();
+    return withMetadata(Map.of(
+        CubeMetadataKeys.DIMENSION_COLUMNS, json.valueToTree(dimensions),
+        CubeMetadataKeys.PARTITION_COLUMNS, json.valueToTree(partitions)));
   }
 
   /**
-   * Makes the first commit give the dataset a primary key ({@code docs/cdc.md}); rows of change
-   * files then carry the delete flag after the schema's values ({@link #changeSchema()}).
+   * Makes the next commit give the dataset a primary key; rows of change files then carry the
+   * delete flag after the schema's values ({@link #changeSchema()}).
    */
-  TestDataset primaryKey(List<String> key) {
-    metadata = Map.of(PrimaryKey.METADATA_KEY, PrimaryKey.toJson(key));
-    return this;
+  public TestDataset primaryKey(List<String> key) {
+    return withMetadata(Map.of(PrimaryKey.METADATA_KEY, PrimaryKey.toJson(key)));
   }
 
   /** The physical schema of change files: the data columns and {@code __ktk_deleted}. */
-  Schema changeSchema() {
+  public Schema changeSchema() {
     List<Field> fields = new ArrayList<>(dataSchema().getFields());
     fields.add(field(PrimaryKey.DELETED_COLUMN, ArrowType.Bool.INSTANCE));
     return new Schema(fields);
   }
 
   /** The physical schema of the files: the schema without the partition columns. */
-  Schema dataSchema() {
+  public Schema dataSchema() {
     return new Schema(schema.getFields().stream().filter(f -> !partitionKeys.contains(f.getName())).toList());
   }
 
-  /** Appends rows (values in schema order) as one commit. */
-  List<DataFile> append(List<List<Object>> rows) throws IOException {
+  /** Appends rows (values in schema order) as one commit; returns the files written. */
+  public List<DataFile> append(List<List<Object>> rows) throws IOException {
     return append(dataSchema(), rows);
   }
 
-  /** Appends rows as one commit, writing the files with {@code physical}. */
-  List<DataFile> append(Schema physical, List<List<Object>> rows) throws IOException {
+  /** Appends rows as one commit, writing the files with {@code physical} (e.g. int32 for an int64 column). */
+  public List<DataFile> append(Schema physical, List<List<Object>> rows) throws IOException {
     List<Field> keyFields = partitionKeys.stream().map(schema::findField).toList();
     Map<List<Object>, List<List<Object>>> byPartition = new LinkedHashMap<>();
     for (List<Object> row : rows) {
@@ -105,7 +117,7 @@ final class TestDataset {
     indexColumns.forEach(column -> index.put(column, new HashMap<>()));
     for (Map.Entry<List<Object>, List<List<Object>>> partition : byPartition.entrySet()) {
       PartitionLabel label = PartitionLabel.of(keyFields, partition.getKey(), PartitionLabel.newFileId());
-      String key = uuid + "/table/" + label + ".parquet";
+      String key = DatasetKeys.dataFileKey(uuid, label);
       try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, key, physical, Map.of(),
           ParquetWriteOptions.defaults())) {
         for (List<Object> row : partition.getValue()) {
@@ -116,7 +128,7 @@ final class TestDataset {
           writer.write(values);
           for (String column : indexColumns) {
             Object value = row.get(position(column));
-            if (value != null) {
+            if (value != null) { // as Kartothek, indices leave nulls out
               List<String> labels = index.get(column).computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>());
               if (!labels.contains(label.toString())) {
                 labels.add(label.toString());
@@ -133,18 +145,23 @@ final class TestDataset {
   }
 
   /** Commits files written by someone else (pyarrow) with their index values. */
-  void commit(List<DataFile> files, Map<String, Map<IndexValue, List<String>>> index) throws IOException {
+  public void commit(List<DataFile> files, Map<String, Map<IndexValue, List<String>>> index) throws IOException {
     log.commit(DatasetChange.append(partitionKeys, schema, files).withIndex(indexColumns, index)
         .withMetadata(metadata));
     metadata = Map.of();
   }
 
-  DatasetState state() throws IOException {
+  /** Publishes the plateau view of the latest version; returns it. */
+  public long publish() throws IOException {
+    return new PlateauPublisher().publish(log);
+  }
+
+  public DatasetState state() throws IOException {
     return log.refresh();
   }
 
   /** The files of a partition in the order readers give them. */
-  List<DataFile> filesInReadOrder(String partition) throws IOException {
+  public List<DataFile> filesInReadOrder(String partition) throws IOException {
     DatasetState state = state();
     return state.labelsIn(partition).stream()
         .sorted(Comparator.comparingLong(state::addedIn).thenComparing(label -> label))
@@ -157,7 +174,7 @@ final class TestDataset {
    * after the partition path; binary values as {@code ByteBuffer}s, which compare by content),
    * partition by partition in label order, files in read order.
    */
-  List<List<Object>> rows() throws IOException {
+  public List<List<Object>> rows() throws IOException {
     DatasetState state = state();
     List<String> partitions = state.files().values().stream().map(DataFile::physicalPartition).distinct().sorted()
         .toList();
@@ -183,9 +200,10 @@ final class TestDataset {
     return rows;
   }
 
-  int position(String column) {
+  /** The position of {@code column} in the rows given to {@link #append}; the delete flag comes after the schema's. */
+  public int position(String column) {
     if (column.equals(PrimaryKey.DELETED_COLUMN)) {
-      return schema.getFields().size(); // the value after the schema's in a change row
+      return schema.getFields().size();
     }
     for (int i = 0; i < schema.getFields().size(); i++) {
       if (schema.getFields().get(i).getName().equals(column)) {
