@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -21,10 +20,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
@@ -219,7 +216,7 @@ public final class S3ObjectStore implements ObjectStore {
   @Override
   public Iterator<ObjectInfo> list(String prefix, String startAfter) throws IOException {
     requireNonNull(prefix, "prefix is null");
-    return new Listing(prefix, startAfter);
+    return new S3Listing(this, prefix, startAfter, settings.listPageSize());
   }
 
   @Override
@@ -255,6 +252,11 @@ public final class S3ObjectStore implements ObjectStore {
 
   String bucket() {
     return bucket;
+  }
+
+  /** The key prefix of the store's objects in the bucket (empty, or ending with {@code /}). */
+  String root() {
+    return root;
   }
 
   String objectKey(String key) {
@@ -306,70 +308,6 @@ public final class S3ObjectStore implements ObjectStore {
     return null;
   }
 
-  /** Lists page by page with ListObjectsV2; S3 returns keys in ascending UTF-8 byte order. */
-  private final class Listing implements Iterator<ObjectInfo> {
-    private final String prefix;
-    private final String s3Prefix;
-    private final String s3StartAfter;
-    private Iterator<S3Object> page;
-    private String continuationToken;
-    private boolean lastPage;
-    private ObjectInfo next;
-
-    Listing(String prefix, String startAfter) throws IOException {
-      this.prefix = prefix;
-      this.s3Prefix = root + prefix;
-      this.s3StartAfter = startAfter == null ? null : root + startAfter;
-      fetch();
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (next == null) {
-        if (page.hasNext()) {
-          S3Object object = page.next();
-          // Folder markers ("dir/") that consoles create are not objects of a store.
-          if (!object.key().endsWith("/")) {
-            next = new ObjectInfo(object.key().substring(root.length()), object.size(), object.lastModified());
-          }
-        } else if (lastPage) {
-          return false;
-        } else {
-          try {
-            fetch();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      }
-      return true;
-    }
-
-    @Override
-    public ObjectInfo next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      ObjectInfo result = next;
-      next = null;
-      return result;
-    }
-
-    private void fetch() throws IOException {
-      ListObjectsV2Response response;
-      try {
-        response =
-            client.listObjectsV2(
-                r -> r.bucket(bucket).prefix(s3Prefix).maxKeys(settings.listPageSize())
-                    .startAfter(s3StartAfter).continuationToken(continuationToken));
-      } catch (SdkException e) {
-        throw failure("list keys under", "'" + prefix + "'", e);
-      }
-      page = response.contents().iterator();
-      continuationToken = response.nextContinuationToken();
-      lastPage = !Boolean.TRUE.equals(response.isTruncated()) || continuationToken == null;
-    }
-  }
   /**
    * Reports read failures as {@link IOException}s naming the key, and aborts the connection when
    * closed before the end rather than draining the rest of a large object.
