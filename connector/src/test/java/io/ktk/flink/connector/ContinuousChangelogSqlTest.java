@@ -1,13 +1,11 @@
 package io.ktk.flink.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.sink.KartothekSink;
 import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
-import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.dataset.NoSuchDatasetException;
 import java.nio.file.Path;
@@ -33,7 +31,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,9 +62,8 @@ class ContinuousChangelogSqlTest {
 
   private String create(String name, String dataset, String options) {
     return "CREATE TABLE " + name + " (k BIGINT NOT NULL, p STRING NOT NULL, v BIGINT, s STRING"
-        + (options.contains("no-key") ? "" : ", PRIMARY KEY (k, p) NOT ENFORCED") + ") PARTITIONED BY (p) WITH ("
-        + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = '" + dataset + "'"
-        + options.replace("no-key", "") + ")";
+        + ", PRIMARY KEY (k, p) NOT ENFORCED) PARTITIONED BY (p) WITH ('connector' = 'kartothek', 'store' = '"
+        + dir.toUri() + "', 'dataset' = '" + dataset + "'" + options + ")";
   }
 
   /** A round of changes over 2,000 keys in 3 partitions, written into dataset {@code src} by the changelog sink. */
@@ -158,16 +154,5 @@ class ContinuousChangelogSqlTest {
     } finally {
       job.cancel().get();
     }
-  }
-
-  @Test
-  void aContinuousScanOfAKeyedDatasetNeedsTheKeyDeclared() throws Exception {
-    round(10);
-    StreamTableEnvironment tables = Sql.session(false);
-    tables.executeSql(create("src", "src", "no-key, 'scan.mode' = 'CONTINUOUS'"));
-    assertThatThrownBy(() -> tables.explainSql("SELECT * FROM src"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
-            .extracting(Throwable::getMessage).asString()
-            .contains("must declare PRIMARY KEY (k, p) NOT ENFORCED"));
   }
 }
