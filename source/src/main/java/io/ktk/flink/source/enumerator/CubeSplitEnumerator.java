@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * compaction of the seed never serves rows again: the versions before it are served first.
  * The served seed version and the unassigned splits are checkpointed together, so after a restore
  * a discovery neither repeats nor skips a commit: splits made after the checkpoint are made again.
+ * For an upsert changelog ({@link Discovery#byPartition}) every split of a partition goes to one
+ * reader, so that a key's changes keep their order.
  * A store failure during a discovery is logged and retried at the next interval, unless the store
  * refused the request (wrong keys, no such bucket: {@link StoreRefusals}), which fails the job
  * without restarts; any other failure (e.g. the query no longer fits the cube) fails the job.

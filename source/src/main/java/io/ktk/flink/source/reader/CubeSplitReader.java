@@ -40,6 +40,10 @@ import org.apache.flink.types.RowKind;
  * of the source's {@link RecordFormat}, made on the task thread as they are emitted. A split
  * restored with rows already emitted skips them (a group's rows come in a fixed order).
  *
+ * <p>For an upsert changelog ({@code docs/cdc.md}) the splits of discoveries give, per partition,
+ * the merged rows of the added files as {@code +U}, then the {@code -D} rows of their other keys
+ * ({@link DeletedKeys}); the splits of the pinned version give {@code +I} rows.
+ *
  * <p>The query is checked again against the dataset versions a split was planned at (read from
  * the store once per distinct set of versions), which tells the reader what to read and join.
  *
