@@ -187,7 +187,7 @@ class SqlRoundTripTest {
   }
 
   @Test
-  void aDatasetWithAPrimaryKeyIsNotReadContinuously() throws Exception {
+  void aContinuousScanOfADatasetWithAPrimaryKeyNeedsTheKeyDeclared() throws Exception {
     StreamTableEnvironment batch = Sql.session(true);
     batch.executeSql("CREATE TABLE keyed (id BIGINT, amount DOUBLE, PRIMARY KEY (id) NOT ENFORCED) WITH ("
         + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'keyed')");
@@ -198,6 +198,7 @@ class SqlRoundTripTest {
     assertThatThrownBy(() -> streaming.executeSql("SELECT * FROM keyed"))
         .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, KtkValidationException.class)).get()
             .extracting(Throwable::getMessage).asString()
-            .contains("Cannot read dataset 'keyed' continuously: it has a primary key"));
+            .contains("a continuous scan of a dataset with a primary key is an upsert changelog keyed by it, so the"
+                + " table must declare PRIMARY KEY (id) NOT ENFORCED"));
   }
 }

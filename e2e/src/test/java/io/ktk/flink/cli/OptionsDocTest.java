@@ -39,6 +39,7 @@ class OptionsDocTest {
   /** Builder methods of options that are set one by one rather than by key. */
   private static final Map<String, String> BUILDER_METHODS = Map.of(
       "continuous", "`KartothekSource.Builder.continuous`",
+      "changelog", "`KartothekDatasetSource.Builder.changelog`",
       "discovery-interval", "`KartothekSource.Builder.discoveryInterval`",
       "split.max-partitions", "`KartothekSource.Builder.maxPartitionsPerSplit`",
       "scan.version", "`KartothekDatasetSource.Builder.version`",
@@ -64,7 +65,7 @@ class OptionsDocTest {
     Set<String> catalog = keys(new KartothekCatalogFactory());
     Set<String> builder = new TreeSet<>();
     KartothekSinkOptions.table().forEach(o -> options.putIfAbsent(o.key(), o));
-    List.of(KartothekSourceOptions.CONTINUOUS, KartothekSourceOptions.DISCOVERY_INTERVAL,
+    List.of(KartothekSourceOptions.CONTINUOUS, KartothekSourceOptions.CHANGELOG, KartothekSourceOptions.DISCOVERY_INTERVAL,
         KartothekSourceOptions.SPLIT_MAX_PARTITIONS).forEach(o -> options.putIfAbsent(o.key(), o));
     new KartothekTableSourceFactory().optionalOptions().forEach(o -> options.putIfAbsent(o.key(), o));
     KartothekCatalogOptions.all().forEach(o -> options.putIfAbsent(o.key(), o));

@@ -6,6 +6,7 @@ import io.ktk.flink.source.planner.PlainDatasetSnapshot;
 import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.planner.RowMerge;
+import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.reader.RecordFormat;
@@ -28,7 +29,9 @@ import org.apache.flink.types.Row;
  * writes; not a cube): the rows that pass a {@link DatasetQuery}, projected to its columns, as
  * {@link Row}s of typed values (the project's value convention, as {@link KartothekSource}).
  * Every row of every file counts; a dataset with a primary key ({@code ktk_primary_key}) gives the
- * last-written row of each key that is not deleted.
+ * last-written row of each key that is not deleted. Continuous ({@link Builder#continuous}), it goes
+ * on with what later commits add: appended rows, or for a dataset with a primary key an upsert
+ * changelog ({@link Builder#changelog}, {@code docs/cdc.md}).
  *
  * <pre>{@code
  * KartothekDatasetSource source = KartothekDatasetSource.builder("s3://bucket/data", "events")
@@ -109,6 +112,7 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
   public static final class Builder extends SourceBuilder<Builder, DatasetQuery> {
     private Long version;
     private long limit = -1;
+    private boolean changelog = KartothekSourceOptions.CHANGELOG.defaultValue();
 
     private Builder(String storeUrl, String uuid) {
       super(storeUrl, uuid, "dataset", DatasetQuery.all());
@@ -132,6 +136,19 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
             + " rows: give a count >= 0, or -1 for all");
       }
       this.limit = rows;
+      return this;
+    }
+
+    /**
+     * See {@link KartothekSourceOptions#CHANGELOG}: the records are an upsert changelog keyed by the
+     * dataset's primary key, {@link Row}s whose {@link org.apache.flink.types.RowKind} is {@code +I}
+     * for the pinned version's rows, then {@code +U} (a key's newest row) or {@code -D} (a key
+     * deleted, or whose newest row fails the conditions; only the key's columns are set) for what
+     * each later commit changed. Needed to read a dataset with a primary key continuously; the
+     * query's columns must include the key's. A dataset without a key gives {@code +I} rows only.
+     */
+    public Builder changelog(boolean changelog) {
+      this.changelog = changelog;
       return this;
     }
 
@@ -161,18 +178,29 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
         List<String> partitionKeys = snapshot.dataset().partitionKeys().stream().map(Field::getName).toList();
         boolean countsExact = resolved.seed().merge() == RowMerge.NONE
             && query.conditions().stream().allMatch(condition -> partitionKeys.contains(condition.column()));
-        if (continuous && resolved.seed().merge() != RowMerge.NONE) {
-          throw new KtkValidationException("Cannot read dataset '" + uuid + "' continuously: it has a primary key, so"
-              + " later commits update and delete rows, which a stream of appended rows cannot carry; read it"
-              + " bounded (at a version, or the latest)");
+        boolean keyed = resolved.seed().merge() != RowMerge.NONE;
+        if (continuous && keyed && !changelog) {
+          throw new KtkValidationException("Cannot read dataset '" + uuid + "' continuously as appended rows: it has a"
+              + " primary key, so later commits update and delete rows, which a stream of appended rows cannot"
+              + " carry; read it as an upsert changelog (changelog(true)) or bounded (at a version, or the latest)");
+        }
+        if (changelog && keyed) {
+          List<String> key = new ArrayList<>(partitionKeys);
+          key.addAll(resolved.seed().dimensionColumns());
+          List<String> columns = resolved.output().getFields().stream().map(Field::getName).toList();
+          List<String> missing = key.stream().filter(column -> !columns.contains(column)).toList();
+          if (!missing.isEmpty()) {
+            throw new InvalidQueryException("Cannot read dataset '" + uuid
+                + "' as a changelog without its primary key columns " + missing + ": a -D row names its key by them;"
+                + " add them to the query's columns " + columns);
+          }
         }
         if (continuous && limit >= 0) {
           throw new IllegalArgumentException("Cannot limit the continuous source of dataset '" + uuid + "'");
         }
-        QuerySource.Setup setup = continuous
-            ? new QuerySource.Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), true, discoveryInterval,
-                KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue())
-            : QuerySource.Setup.bounded(settings, snapshot, limit);
+        QuerySource.Setup setup = new QuerySource.Setup(settings, snapshot.versions(), snapshot.seedDatasetId(),
+            continuous, continuous ? discoveryInterval : KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue(),
+            KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue(), continuous ? -1 : limit, changelog && keyed);
         return new KartothekDatasetSource(setup, RowTypes.of(resolved.output()), snapshot.dataset().version(),
             continuous ? -1 : limit, countsExact && !continuous);
       } catch (IOException e) {

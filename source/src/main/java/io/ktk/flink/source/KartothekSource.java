@@ -142,7 +142,7 @@ public final class KartothekSource extends QuerySource<Row> {
             : asOf != null ? CubeSnapshot.asOf(store, cube, asOf) : CubeSnapshot.latest(store, cube);
         RowTypeInfo type = RowTypes.of(snapshot.resolve(query).output());
         return new KartothekSource(new Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), continuous,
-            discoveryInterval, maxPartitionsPerSplit, continuous ? -1 : limit), type);
+            discoveryInterval, maxPartitionsPerSplit, continuous ? -1 : limit, false), type);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read cube '" + cube + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

@@ -19,6 +19,14 @@ public final class KartothekSourceOptions {
       .withDescription("Whether the source keeps running after the pinned versions are read and serves what later"
           + " commits add to the seed (append-only; see docs/cube-query.md). Otherwise it is bounded.");
 
+  public static final ConfigOption<Boolean> CHANGELOG = ConfigOptions.key("changelog")
+      .booleanType()
+      .defaultValue(false)
+      .withDescription("Plain datasets with a primary key: the records are an upsert changelog keyed by the primary"
+          + " key (Row kinds +I, +U, -D; see docs/cdc.md). The pinned version's rows come as +I; each later commit"
+          + " gives per key it changed the key's newest row as +U, or a -D (only the key's columns set) when the key"
+          + " is deleted or its row fails the conditions. Needed to read such a dataset continuously.");
+
   public static final ConfigOption<Duration> DISCOVERY_INTERVAL = ConfigOptions.key("discovery-interval")
       .durationType()
       .defaultValue(Duration.ofSeconds(10))

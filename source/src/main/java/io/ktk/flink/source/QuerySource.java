@@ -57,10 +57,12 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
    * @param maxPartitionsPerSplit see {@link KartothekSourceOptions#SPLIT_MAX_PARTITIONS}
    * @param limit at most this many rows are needed (a pushed-down {@code LIMIT}), -1 for all: each
    *     reader stops reading once it has emitted that many; bounded sources only
+   * @param changelog whether the records are an upsert changelog ({@link KartothekSourceOptions#CHANGELOG}):
+   *     discoveries serve {@code +U} and {@code -D} rows, and the splits of a partition all go to one reader
    */
   public record Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
-      Duration discoveryInterval, int maxPartitionsPerSplit, long limit) implements Serializable {
-    private static final long serialVersionUID = 2L;
+      Duration discoveryInterval, int maxPartitionsPerSplit, long limit, boolean changelog) implements Serializable {
+    private static final long serialVersionUID = 3L;
 
     public Setup {
       requireNonNull(settings, "settings is null");
@@ -73,10 +75,10 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
       }
     }
 
-    /** Without a limit. */
+    /** Without a limit, not a changelog. */
     public Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
         Duration discoveryInterval, int maxPartitionsPerSplit) {
-      this(settings, versions, seedDatasetId, continuous, discoveryInterval, maxPartitionsPerSplit, -1);
+      this(settings, versions, seedDatasetId, continuous, discoveryInterval, maxPartitionsPerSplit, -1, false);
     }
 
     /** A bounded read of {@code snapshot}'s versions. */
@@ -88,7 +90,7 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
     public static Setup bounded(QuerySettings settings, TargetSnapshot snapshot, long limit) {
       return new Setup(settings, snapshot.versions(), snapshot.seedDatasetId(), false,
           KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue(),
-          KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue(), limit);
+          KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue(), limit, false);
     }
   }
 
@@ -109,6 +111,11 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
   /** The dataset versions the source reads, by dataset id. */
   public NavigableMap<String, Long> versions() {
     return new TreeMap<>(setup.versions());
+  }
+
+  /** Whether the records are an upsert changelog ({@link KartothekSourceOptions#CHANGELOG}). */
+  public boolean isChangelog() {
+    return setup.changelog();
   }
 
   /** Whether the source serves later commits too. */
@@ -148,13 +155,15 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
 
   private CubeSplitEnumerator.Discovery discovery() {
     return setup.continuous()
-        ? new CubeSplitEnumerator.Discovery(setup.settings(), setup.discoveryInterval(), setup.maxPartitionsPerSplit())
+        ? new CubeSplitEnumerator.Discovery(setup.settings(), setup.discoveryInterval(), setup.maxPartitionsPerSplit(),
+            setup.changelog())
         : null;
   }
 
   @Override
   public SourceReader<T, CubeSplit> createReader(SourceReaderContext context) {
-    return new CubeSourceReader<>(setup.settings(), format, setup.limit(), new Configuration(), context);
+    return new CubeSourceReader<>(setup.settings(), format, setup.limit(), setup.changelog(), new Configuration(),
+        context);
   }
 
   @Override

@@ -49,8 +49,9 @@ abstract class SourceBuilder<B extends SourceBuilder<B, Q>, Q> {
 
   /**
    * See {@link KartothekSourceOptions#CONTINUOUS}: after the pinned versions, serve once the rows
-   * that later commits add (append-only). A dataset with a primary key is refused at build: its
-   * later commits update and delete rows, which an append-only stream cannot retract.
+   * that later commits add (append-only). A dataset with a primary key is read so only as an upsert
+   * changelog ({@link KartothekDatasetSource.Builder#changelog}), else refused at build: its later
+   * commits update and delete rows, which an append-only stream cannot retract.
    */
   public B continuous(boolean continuous) {
     this.continuous = continuous;

@@ -30,6 +30,14 @@ public final class ResultBatch {
     }
   }
 
+  /**
+   * A batch of rows made outside the engine (the {@code -D} rows of an upsert changelog): {@code
+   * rowCount} rows of {@code columns}, one per field of {@code schema}.
+   */
+  public static ResultBatch of(Schema schema, List<TypedVector> columns, int rowCount) {
+    return new ResultBatch(schema, columns, rowCount);
+  }
+
   public Schema schema() {
     return schema;
   }

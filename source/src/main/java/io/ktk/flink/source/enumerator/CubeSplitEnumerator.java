@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * compaction of the seed never serves rows again: the versions before it are served first.
  * The served seed version and the unassigned splits are checkpointed together, so after a restore
  * a discovery neither repeats nor skips a commit: splits made after the checkpoint are made again.
+ * For an upsert changelog ({@link Discovery#byPartition}) every split of a partition goes to one
+ * reader, so that a key's changes keep their order.
  * A store failure during a discovery is logged and retried at the next interval, unless the store
  * refused the request (wrong keys, no such bucket: {@link StoreRefusals}), which fails the job
  * without restarts; any other failure (e.g. the query no longer fits the cube) fails the job.
@@ -54,8 +56,10 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
    * @param settings the store, target (cube or plain dataset) and query
    * @param interval time between discoveries
    * @param maxPartitionsPerSplit see {@link CubeSplits}
+   * @param byPartition whether every split of a partition goes to the same reader (an upsert
+   *     changelog: a key's changes must reach the stream in the order they were committed)
    */
-  public record Discovery(QuerySettings settings, Duration interval, int maxPartitionsPerSplit) {}
+  public record Discovery(QuerySettings settings, Duration interval, int maxPartitionsPerSplit, boolean byPartition) {}
 
   /** One step of what a discovery found: the plan at a seed version to serve up to. */
   private record Found(QueryPlan plan, long seedVersion) {}
@@ -98,7 +102,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
     if (!context.registeredReaders().containsKey(subtaskId)) {
       return; // the reader failed since it asked
     }
-    CubeSplit next = unassigned.poll();
+    CubeSplit next = next(subtaskId);
     if (next != null) {
       context.assignSplit(next, subtaskId);
     } else if (discovery == null) {
@@ -177,7 +181,7 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
       }
       QueryPlan added = step.plan().seedFilesAddedAfter(servedSeedVersion);
       discoveries++;
-      List<CubeSplit> splits = CubeSplits.of(added, String.format("d%05d-", discoveries),
+      List<CubeSplit> splits = CubeSplits.of(added, CubeSplits.discoveryPrefix(discoveries),
           discovery.maxPartitionsPerSplit(), context.currentParallelism());
       LOG.info("Cube query: seed versions {} to {} add {} splits", servedSeedVersion + 1, step.seedVersion(),
           splits.size());
@@ -186,10 +190,42 @@ public final class CubeSplitEnumerator implements SplitEnumerator<CubeSplit, Cub
     }
     for (Iterator<Integer> it = waiting.iterator(); it.hasNext() && !unassigned.isEmpty(); ) {
       int reader = it.next();
-      it.remove();
-      if (context.registeredReaders().containsKey(reader)) {
-        context.assignSplit(unassigned.poll(), reader);
+      if (!context.registeredReaders().containsKey(reader)) {
+        it.remove();
+        continue;
+      }
+      CubeSplit next = next(reader);
+      if (next != null) {
+        it.remove();
+        context.assignSplit(next, reader);
       }
     }
+  }
+
+  /**
+   * The next split for reader {@code subtaskId}, taken out of the unassigned ones, or null: the
+   * first one, or with {@link Discovery#byPartition} the first one of the partitions it owns.
+   * A reader reads its splits one after the other, in the order it gets them, so the changes of a
+   * partition reach the stream in the order they were committed, also across a failure (splits
+   * handed back return to the front, and each reader restores its own splits).
+   */
+  private CubeSplit next(int subtaskId) {
+    if (discovery == null || !discovery.byPartition()) {
+      return unassigned.poll();
+    }
+    for (Iterator<CubeSplit> it = unassigned.iterator(); it.hasNext(); ) {
+      CubeSplit split = it.next();
+      if (owner(split) == subtaskId) {
+        it.remove();
+        return split;
+      }
+    }
+    return null;
+  }
+
+  /** The reader that reads every split of the split's partition (a changelog's splits hold one partition each). */
+  private int owner(CubeSplit split) {
+    String partition = split.group().partitions().get(0).path();
+    return Math.floorMod(partition.hashCode(), context.currentParallelism());
   }
 }

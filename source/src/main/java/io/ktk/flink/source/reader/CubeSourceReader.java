@@ -20,16 +20,19 @@ import org.apache.flink.metrics.Counter;
  */
 public final class CubeSourceReader<T> extends SingleThreadMultiplexSourceReaderBase<T, T, CubeSplit, CubeSplitState> {
 
-  /** @param limit the reader stops reading once it has emitted this many rows (-1: never) */
-  public CubeSourceReader(QuerySettings settings, RecordFormat<T> format, long limit, Configuration config,
-      SourceReaderContext context) {
-    this(settings, format, new AtomicLong(limit < 0 ? Long.MAX_VALUE : limit), config, context);
+  /**
+   * @param limit the reader stops reading once it has emitted this many rows (-1: never)
+   * @param changelog whether discovered splits are read as an upsert changelog ({@code +U}, {@code -D})
+   */
+  public CubeSourceReader(QuerySettings settings, RecordFormat<T> format, long limit, boolean changelog,
+      Configuration config, SourceReaderContext context) {
+    this(settings, format, new AtomicLong(limit < 0 ? Long.MAX_VALUE : limit), changelog, config, context);
   }
 
-  private CubeSourceReader(QuerySettings settings, RecordFormat<T> format, AtomicLong allowed, Configuration config,
-      SourceReaderContext context) {
-    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups(context), allowed), CubeSourceReader::emit,
-        config, context);
+  private CubeSourceReader(QuerySettings settings, RecordFormat<T> format, AtomicLong allowed, boolean changelog,
+      Configuration config, SourceReaderContext context) {
+    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups(context), allowed, changelog),
+        CubeSourceReader::emit, config, context);
   }
 
   /** The metric {@value #PRUNED_ROW_GROUPS}: row groups that footer statistics let the reader leave out. */

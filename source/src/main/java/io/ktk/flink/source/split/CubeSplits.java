@@ -25,6 +25,19 @@ import org.apache.flink.annotation.Internal;
 public final class CubeSplits {
   private CubeSplits() {}
 
+  /** The split id prefix of the {@code n}-th discovery of a continuous source: {@code d00012-}. */
+  public static String discoveryPrefix(long n) {
+    return String.format("d%05d-", n);
+  }
+
+  /**
+   * Whether {@code split} was made by a discovery of a continuous source (its id has a {@link
+   * #discoveryPrefix}), not from the versions pinned when the source was built.
+   */
+  public static boolean discovered(CubeSplit split) {
+    return split.splitId().matches("d\\d{5,}-.*");
+  }
+
   /**
    * @param plan the planned query; its versions go into every split
    * @param prefix prepended to every split id

@@ -38,7 +38,9 @@ import org.apache.flink.types.Row;
  * @param columns the declared physical columns, in order, typed as the dataset has them
  * @param partitionColumns the dataset's partition columns, typed
  * @param partitions the partition values at the pinned version, in plan order
- * @param continuous whether the scan goes on with the files later commits add ({@code scan.mode})
+ * @param primaryKey the dataset's primary key ({@code ktk_primary_key}), empty when it has none
+ * @param continuous whether the scan goes on with what later commits add ({@code scan.mode}): appended
+ *     rows, or with a primary key an upsert changelog ({@link #changelogKey()})
  * @param discoveryInterval how often a continuous scan looks for later commits
  */
 record DatasetTable(
@@ -50,6 +52,7 @@ record DatasetTable(
     List<Field> columns,
     List<Field> partitionColumns,
     List<List<Object>> partitions,
+    List<String> primaryKey,
     boolean continuous,
     Duration discoveryInterval) implements KartothekTable {
 
@@ -58,16 +61,36 @@ record DatasetTable(
     columns = List.copyOf(columns);
     partitionColumns = List.copyOf(partitionColumns);
     partitions = List.copyOf(partitions);
+    primaryKey = List.copyOf(primaryKey);
     requireNonNull(name, "name is null");
     requireNonNull(storeUrl, "storeUrl is null");
     storeOptions = Map.copyOf(storeOptions);
     requireNonNull(discoveryInterval, "discoveryInterval is null");
   }
 
-  /** This table, scanned continuously or not. */
-  DatasetTable scanning(boolean continuous, Duration discoveryInterval) {
+  /**
+   * This table, scanned continuously or not. A dataset with a primary key is scanned continuously
+   * as an upsert changelog, which Flink needs the table to declare the key for.
+   *
+   * @param declaredKey the table's {@code PRIMARY KEY} columns (empty: none declared)
+   * @throws KtkValidationException when the scan is continuous, the dataset has a key, and the table
+   *     declares none or another one
+   */
+  DatasetTable scanning(boolean continuous, Duration discoveryInterval, List<String> declaredKey) {
+    if (continuous && !primaryKey.isEmpty()
+        && (declaredKey.size() != primaryKey.size() || !declaredKey.containsAll(primaryKey))) {
+      throw new KtkValidationException("Cannot create the source of table " + name + " (dataset '" + dataset + "'): a"
+          + " continuous scan of a dataset with a primary key is an upsert changelog keyed by it, so the table must"
+          + " declare PRIMARY KEY (" + String.join(", ", primaryKey) + ") NOT ENFORCED"
+          + (declaredKey.isEmpty() ? "" : ", not (" + String.join(", ", declaredKey) + ")"));
+    }
     return new DatasetTable(name, storeUrl, storeOptions, dataset, version, columns, partitionColumns, partitions,
-        continuous, discoveryInterval);
+        primaryKey, continuous, discoveryInterval);
+  }
+
+  @Override
+  public List<String> changelogKey() {
+    return continuous ? primaryKey : List.of();
   }
 
   @Override
@@ -111,7 +134,7 @@ record DatasetTable(
       partitions.add(partition.values());
     }
     return new DatasetTable(name, storeUrl, storeOptions, snapshot.uuid(), snapshot.version(), columns,
-        snapshot.partitionKeys(), partitions, false, KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue());
+        snapshot.partitionKeys(), partitions, primaryKey, false, KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue());
   }
 
   @Override
@@ -123,6 +146,7 @@ record DatasetTable(
   public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
     return KartothekDatasetSource.builder(storeUrl, dataset).storeOptions(storeOptions).version(version)
         .query(DatasetQuery.builder().columns(columns).where(where).build())
-        .continuous(continuous).discoveryInterval(discoveryInterval).limit(continuous ? -1 : limit).build();
+        .continuous(continuous).changelog(continuous && !primaryKey.isEmpty()).discoveryInterval(discoveryInterval)
+        .limit(continuous ? -1 : limit).build();
   }
 }

@@ -38,6 +38,14 @@ interface KartothekTable {
    */
   Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit);
 
+  /**
+   * The primary key's columns when the scan is an upsert changelog ({@code +I}, {@code +U}, {@code -D}
+   * keyed by them: a continuous scan of a dataset with a primary key), else empty (insert-only).
+   */
+  default List<String> changelogKey() {
+    return List.of();
+  }
+
   /** Whether the scan ends (false for a continuous cube table). */
   default boolean bounded() {
     return true;

@@ -49,6 +49,8 @@ import org.apache.flink.types.Row;
  *       prunes the seed's (or the dataset's) partitions itself; the kept ones become {@code in} conditions on the
  *       partition columns, and where those admit more partitions (several partition columns) the
  *       rows of the others are dropped after reading.
+ *   <li>Changelog: the continuous scan of a dataset with a primary key is an upsert changelog keyed
+ *       by it; filters on other columns are left to Flink then (see {@link #applyFilters}).
  *   <li>Limit: each reader of a bounded scan stops reading once it emitted that many rows (the
  *       splits it gets then finish unread); a dataset table moreover plans only the files that hold
  *       enough rows by the log's counts, when every condition is on partition columns. Flink still
@@ -91,9 +93,13 @@ final class KartothekTableSource implements ScanTableSource, SupportsProjectionP
     this.limit = limit;
   }
 
+  /**
+   * Insert-only, but for the continuous scan of a dataset with a primary key: an upsert changelog
+   * keyed by it ({@code +I}, {@code +U}, {@code -D}), whose deletes carry the key's columns only.
+   */
   @Override
   public ChangelogMode getChangelogMode() {
-    return ChangelogMode.insertOnly();
+    return table.changelogKey().isEmpty() ? ChangelogMode.insertOnly() : ChangelogMode.upsert(true);
   }
 
   @Override
@@ -128,6 +134,13 @@ final class KartothekTableSource implements ScanTableSource, SupportsProjectionP
     List<ResolvedExpression> remaining = new ArrayList<>();
     for (ResolvedExpression filter : filters) {
       FilterTranslation.Translated translated = translation.translate(filter);
+      if (translated != null && !table.changelogKey().isEmpty()
+          && !translated.conditions().stream().allMatch(c -> table.changelogKey().contains(c.column()))) {
+        // An upsert changelog deletes a key whose new row fails a pushed condition, with a -D that holds
+        // the key alone: a filter Flink applied to it too would drop that -D. So conditions on other
+        // columns than the key's stay with Flink, which applies them to the normalized changelog.
+        translated = null;
+      }
       if (translated != null) {
         conditions.addAll(translated.conditions());
       }
@@ -212,6 +225,7 @@ final class KartothekTableSource implements ScanTableSource, SupportsProjectionP
     if (filterPartitions) {
       table.partitionColumns().forEach(column -> queryColumns.add(column.getName()));
     }
+    queryColumns.addAll(table.changelogKey()); // a -D names its key by them
     if (queryColumns.isEmpty()) {
       // e.g. COUNT(*): any column gives the rows; a dataset's partition column needs no file read (logged row counts)
       queryColumns.add((table.partitionColumns().isEmpty() ? table.columns() : table.partitionColumns()).get(0)

@@ -121,9 +121,11 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
       } else {
         DatasetSnapshot snapshot = version != null ? DatasetSnapshot.at(store, dataset, version)
             : asOf != null ? DatasetSnapshot.asOf(store, dataset, asOf) : DatasetSnapshot.latest(store, dataset);
+        List<String> declaredKey = context.getCatalogTable().getResolvedSchema().getPrimaryKey()
+            .map(key -> key.getColumns()).orElse(List.of());
         table = DatasetTable.check(name, storeUrl, storeOptions, snapshot, declared, partitionKeys)
             .scanning(mode == ScanMode.CONTINUOUS,
-                helper.getOptions().get(KartothekTableSourceOptions.SCAN_DISCOVERY_INTERVAL));
+                helper.getOptions().get(KartothekTableSourceOptions.SCAN_DISCOVERY_INTERVAL), declaredKey);
       }
       return new KartothekTableSource(table, physical);
     } catch (IOException e) {

@@ -61,7 +61,10 @@ public final class KartothekTableSourceOptions {
   public enum ScanMode {
     /** The versions that are the latest when the query is planned (or those of the time-travel options). */
     BOUNDED,
-    /** Cube tables: the pinned versions, then what later commits add to the seed, until the job is stopped. */
+    /**
+     * The pinned versions, then what later commits add to the seed (cube) or dataset, until the job is
+     * stopped; a dataset with a primary key as an upsert changelog.
+     */
     CONTINUOUS
   }
 
@@ -71,7 +74,8 @@ public final class KartothekTableSourceOptions {
           .defaultValue(ScanMode.BOUNDED)
           .withDescription("BOUNDED reads the versions pinned when the query is planned and ends; CONTINUOUS "
               + "keeps running and serves what later commits add to the seed or dataset (append-only, as "
-              + "KartothekSource's continuous mode; refused for a dataset with a primary key).");
+              + "KartothekSource's continuous mode; for a dataset with a primary key an upsert changelog keyed by "
+              + "it, which the table must declare as its PRIMARY KEY).");
 
   public static final ConfigOption<Duration> SCAN_DISCOVERY_INTERVAL =
       key("scan.discovery-interval")

@@ -74,7 +74,7 @@ final class RowDataConversion implements FlatMapFunction<Row, RowData> {
         return;
       }
     }
-    GenericRowData data = new GenericRowData(positions.length);
+    GenericRowData data = new GenericRowData(row.getKind(), positions.length); // +U and -D of an upsert changelog
     for (int i = 0; i < positions.length; i++) {
       Object value = row.getField(positions[i]);
       data.setField(i, value == null ? null : converters[i].convert(value));
