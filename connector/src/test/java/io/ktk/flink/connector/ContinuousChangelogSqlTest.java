@@ -153,6 +153,9 @@ class ContinuousChangelogSqlTest {
       }
     } finally {
       job.cancel().get();
+      // the cancellation is acknowledged before the tasks have closed (and stopped writing to the
+      // temporary directory): wait for the job's end
+      job.getJobExecutionResult().handle((result, cancelled) -> result).get();
     }
   }
 }

@@ -186,6 +186,31 @@ class SqlRoundTripTest {
     }
   }
 
+  /**
+   * A condition on the partition column of a continuous scan holds for partitions that later
+   * commits create: it is not a list of the partitions that existed when the query was planned.
+   */
+  @Test
+  @Timeout(180)
+  void aContinuousScanWithAPartitionConditionServesPartitionsCreatedLater() throws Exception {
+    StreamTableEnvironment batch = Sql.session(true);
+    batch.executeSql(events());
+    batch.executeSql("INSERT INTO events VALUES (DATE '2024-01-01', 'alice', 12.5), (DATE '2024-01-05', 'bob', 1.0)")
+        .await();
+
+    StreamTableEnvironment streaming = Sql.session(false);
+    streaming.executeSql("CREATE TABLE events (`day` DATE, customer STRING, amount DOUBLE) PARTITIONED BY (`day`) WITH ("
+        + "'connector' = 'kartothek', 'store' = '" + dir.toUri() + "', 'dataset' = 'events', "
+        + "'scan.mode' = 'CONTINUOUS', 'scan.discovery-interval' = '200ms')");
+    TableResult result = streaming.executeSql("SELECT customer, `day` FROM events WHERE `day` >= DATE '2024-01-03'");
+    try (CloseableIterator<Row> rows = result.collect()) {
+      assertThat(rows.next().toString()).isEqualTo("+I[bob, 2024-01-05]");
+      batch.executeSql("INSERT INTO events VALUES (DATE '2024-01-02', 'carol', 2.0), (DATE '2024-01-07', 'dave', 3.0)")
+          .await();
+      assertThat(rows.next().toString()).isEqualTo("+I[dave, 2024-01-07]");
+    }
+  }
+
   @Test
   void aContinuousScanOfADatasetWithAPrimaryKeyNeedsTheKeyDeclared() throws Exception {
     StreamTableEnvironment batch = Sql.session(true);

@@ -4,10 +4,8 @@ import io.ktk.flink.source.query.Condition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -25,7 +23,6 @@ import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
-import org.apache.flink.table.connector.source.abilities.SupportsPartitionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
@@ -45,10 +42,13 @@ import org.apache.flink.types.Row;
  *   <li>Filters: translated by {@link FilterTranslation}; those whose conditions give exactly SQL's
  *       rows are accepted, the others (floats, and what conditions cannot say) stay with Flink,
  *       pruning where a superset can be pushed.
- *   <li>Partitions (tables declared {@code PARTITIONED BY} the cube's or dataset's partition columns): Flink
- *       prunes the seed's (or the dataset's) partitions itself; the kept ones become {@code in} conditions on the
- *       partition columns, and where those admit more partitions (several partition columns) the
- *       rows of the others are dropped after reading.
+ *   <li>Partitions (bounded scans of tables declared {@code PARTITIONED BY} the cube's or dataset's
+ *       partition columns, {@link PartitionPruningTableSource}): Flink prunes the seed's (or the
+ *       dataset's) partitions itself; the kept ones become {@code in} conditions on the partition
+ *       columns, and where those admit more partitions (several partition columns) the rows of the
+ *       others are dropped after reading. A continuous scan takes conditions on partition columns
+ *       as filters instead: a list of the partitions that exist when the query is planned would
+ *       leave out those that later commits create.
  *   <li>Changelog: the continuous scan of a dataset with a primary key is an upsert changelog keyed
  *       by it; filters on other columns are left to Flink then (see {@link #applyFilters}).
  *   <li>Limit: each reader of a bounded scan stops reading once it emitted that many rows (the
@@ -57,9 +57,9 @@ import org.apache.flink.types.Row;
  *       cuts the rows to the limit.
  * </ul>
  */
-final class KartothekTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
-    SupportsPartitionPushDown, SupportsLimitPushDown {
-  private final KartothekTable table;
+class KartothekTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsFilterPushDown,
+    SupportsLimitPushDown {
+  final KartothekTable table;
   private final DataType physicalType;
   private int[] projection;
   private DataType producedType;
@@ -74,7 +74,8 @@ final class KartothekTableSource implements ScanTableSource, SupportsProjectionP
     this.producedType = physicalType;
   }
 
-  private KartothekTableSource(KartothekTableSource other) {
+  /** A copy of {@code other}, for {@link #copy()}. */
+  KartothekTableSource(KartothekTableSource other) {
     this(other.table, other.physicalType);
     this.projection = other.projection == null ? null : other.projection.clone();
     this.producedType = other.producedType;
@@ -149,37 +150,12 @@ final class KartothekTableSource implements ScanTableSource, SupportsProjectionP
     return Result.of(accepted, remaining);
   }
 
-  @Override
-  public Optional<List<Map<String, String>>> listPartitions() {
-    return Optional.of(new ArrayList<>(partitionsByStrings().keySet()));
-  }
-
-  @Override
-  public void applyPartitions(List<Map<String, String>> remainingPartitions) {
-    Map<Map<String, String>, List<Object>> byStrings = partitionsByStrings();
-    Set<List<Object>> kept = new HashSet<>();
-    for (Map<String, String> partition : remainingPartitions) {
-      List<Object> values = byStrings.get(partition);
-      if (values == null) {
-        throw new IllegalStateException("Cannot apply partition " + partition + " to table " + table.name()
-            + ": it is not one of the partitions listed");
-      }
-      kept.add(values);
-    }
+  /**
+   * Keeps only the rows of {@code kept} partitions (values in the order of the table's partition
+   * columns), what Flink's partition pruning left ({@link PartitionPruningTableSource}).
+   */
+  void prunePartitions(Set<List<Object>> kept) {
     this.partitions = kept;
-  }
-
-  private Map<Map<String, String>, List<Object>> partitionsByStrings() {
-    Map<Map<String, String>, List<Object>> byStrings = new LinkedHashMap<>();
-    List<Field> columns = table.partitionColumns();
-    for (List<Object> values : table.partitions()) {
-      Map<String, String> strings = new LinkedHashMap<>();
-      for (int i = 0; i < columns.size(); i++) {
-        strings.put(columns.get(i).getName(), PartitionStrings.render(columns.get(i).getType(), values.get(i)));
-      }
-      byStrings.put(strings, values);
-    }
-    return byStrings;
   }
 
   @Override

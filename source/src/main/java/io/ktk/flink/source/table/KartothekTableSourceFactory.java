@@ -127,7 +127,8 @@ public final class KartothekTableSourceFactory implements DynamicTableSourceFact
             .scanning(mode == ScanMode.CONTINUOUS,
                 helper.getOptions().get(KartothekTableSourceOptions.SCAN_DISCOVERY_INTERVAL), declaredKey);
       }
-      return new KartothekTableSource(table, physical);
+      return table.bounded() ? new PartitionPruningTableSource(table, physical)
+          : new KartothekTableSource(table, physical);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the source of table " + name + ": cannot read " + what + " in "
           + storeUrl + ": " + e.getMessage(), e);
