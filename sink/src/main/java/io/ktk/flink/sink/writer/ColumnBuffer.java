@@ -184,6 +184,29 @@ abstract class ColumnBuffer {
     return count < rows;
   }
 
+  /** How many of rows {@code fromRow .. toRow} are null, a word of null bits at a time. */
+  final int nullCount(int fromRow, int toRow) {
+    if (!hasNulls()) {
+      return 0;
+    }
+    int nullRows = 0;
+    for (int row = fromRow; row < toRow; row += 64) {
+      nullRows += Long.bitCount(nullBits(row, Math.min(64, toRow - row)));
+    }
+    return nullRows;
+  }
+
+  /** The null bits of rows {@code row .. row + n} ({@code n <= 64}), row {@code row} in the lowest bit. */
+  final long nullBits(int row, int n) {
+    int word = row >>> 6;
+    int shift = row & 63;
+    long bits = word < nulls.length ? nulls[word] >>> shift : 0L;
+    if (shift != 0 && n > 64 - shift && word + 1 < nulls.length) {
+      bits |= nulls[word + 1] << (64 - shift);
+    }
+    return n == 64 ? bits : bits & ((1L << n) - 1);
+  }
+
   final long allocatedBytes() {
     return 8L * nulls.length + valueBytes();
   }
