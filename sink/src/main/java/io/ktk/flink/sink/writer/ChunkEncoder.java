@@ -276,7 +276,7 @@ final class ChunkEncoder {
 
     /** The dictionary page's content: the distinct values, PLAIN, in id order. */
     byte[] plainBytes() {
-      return values.select(firsts, size).plain(0, size);
+      return values.plain(firsts, size);
     }
 
     /** The ids of values {@code from .. to}: their bit width in a byte, then the RLE / bit-packing hybrid. */
