@@ -27,10 +27,17 @@ final class BytesColumns {
    * data}, both in {@link ValueBlocks} ({@code ends} as ints), so a value may span two blocks.
    */
   abstract static class Variable extends ColumnBuffer {
+    private static final byte[] NO_BLOCK = new byte[0];
     private final ValueBlocks data;
     private final ValueBlocks ends;
     /** The end of the last value: where the next one starts. */
     private int end;
+    /** Bytes of data writable without asking the blocks. */
+    private long dataCapacity;
+    /** The block of ends the next end goes to, and the offsets it covers (as in {@link FixedWidthColumns.Fixed}). */
+    private byte[] endsTail = NO_BLOCK;
+    private long endsTailStart;
+    private long endsTailEnd;
 
     Variable(Account account, BlockPool pool) {
       super(account);
@@ -41,16 +48,31 @@ final class BytesColumns {
     /** Makes room for a value of {@code length} bytes, records its end, and returns where it starts. */
     final int reserve(int length) {
       long endOffset = 4L * count;
-      ends.ensure(endOffset + 4);
-      long valueEnd = (long) end + length;
-      if (valueEnd > Integer.MAX_VALUE - 8) {
-        throw new IllegalStateException("Cannot buffer more than 2 GiB of one column of one partition");
+      if (endOffset + 4 > endsTailEnd) {
+        endsTail = ends.tailFor(endOffset + 4);
+        endsTailStart = endOffset & ~(long) BlockPool.MASK;
+        endsTailEnd = endsTailStart + endsTail.length;
       }
-      data.ensure(valueEnd);
+      long valueEnd = (long) end + length;
+      if (valueEnd > dataCapacity) {
+        if (valueEnd > Integer.MAX_VALUE - 8) {
+          throw new IllegalStateException("Cannot buffer more than 2 GiB of one column of one partition");
+        }
+        data.ensure(valueEnd);
+        dataCapacity = data.heldBytes();
+      }
       int start = end;
       end = (int) valueEnd;
-      ends.putInt(endOffset, end);
+      ValueBlocks.INTS.set(endsTail, (int) (endOffset - endsTailStart), end);
       return start;
+    }
+
+    private void dropTails() {
+      end = 0;
+      dataCapacity = 0;
+      endsTail = NO_BLOCK;
+      endsTailStart = 0;
+      endsTailEnd = 0;
     }
 
     /** Writes bytes of a value {@link #reserve} made room for. */
@@ -99,14 +121,14 @@ final class BytesColumns {
     final void clearValues() {
       data.clear();
       ends.clear();
-      end = 0;
+      dropTails();
     }
 
     @Override
     final void releaseValues() {
       data.release(end);
       ends.release(4L * count);
-      end = 0;
+      dropTails();
     }
   }
 

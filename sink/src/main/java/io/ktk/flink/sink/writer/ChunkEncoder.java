@@ -162,8 +162,11 @@ final class ChunkEncoder {
     /** Per value of the chunk (from the chunk's first), its id. */
     private final int[] ids;
     private final int from;
-    /** Per id, the index of the value it was first seen at. */
+    /** Per id, the index of the value it was first seen at, and that value's {@link FlatValues#bits}. */
     private int[] firsts;
+    private long[] idBits;
+    /** Whether equal bits mean equal values (numbers), so no values are compared. */
+    private final boolean bitsIdentify;
     private int size;
     /** Open addressing, at most half full: grows with the distinct values, not with the values. */
     private int[] table;
@@ -174,6 +177,8 @@ final class ChunkEncoder {
       this.from = from;
       this.ids = scratch.ids(to - from);
       this.firsts = scratch.firsts;
+      this.idBits = scratch.idBits;
+      this.bitsIdentify = values.bitsIdentify();
       // room for a few thousand distinct values before the first rehash, less for small chunks
       this.table = scratch.table(Math.max(64, Integer.highestOneBit(Math.min(to - from, 4096)) * 2));
       this.scratch = scratch;
@@ -200,6 +205,7 @@ final class ChunkEncoder {
     static final class Scratch {
       private int[] ids = new int[0];
       private int[] firsts = new int[16];
+      private long[] idBits = new long[16];
       private int[] table = new int[0];
 
       int[] ids(int count) {
@@ -224,20 +230,25 @@ final class ChunkEncoder {
 
     private int idOf(int value) {
       int mask = table.length - 1;
-      long h = values.bits(value) * 0x9E3779B97F4A7C15L;
+      long bits = values.bits(value);
+      long h = bits * 0x9E3779B97F4A7C15L;
       int slot = (int) (h ^ (h >>> 32)) & mask;
       while (table[slot] >= 0) {
         int id = table[slot];
-        if (values.same(firsts[id], value)) {
+        // numbers are their bits; binaries with the same hash compare their bytes
+        if (idBits[id] == bits && (bitsIdentify || values.same(firsts[id], value))) {
           return id;
         }
         slot = (slot + 1) & mask;
       }
       if (size == firsts.length) {
         firsts = Arrays.copyOf(firsts, size * 2);
+        idBits = Arrays.copyOf(idBits, size * 2);
         scratch.firsts = firsts;
+        scratch.idBits = idBits;
       }
       firsts[size] = value;
+      idBits[size] = bits;
       table[slot] = size;
       size++;
       if (2 * size > table.length) {
@@ -250,7 +261,7 @@ final class ChunkEncoder {
       table = scratch.table(table.length * 2);
       int mask = table.length - 1;
       for (int id = 0; id < size; id++) {
-        long h = values.bits(firsts[id]) * 0x9E3779B97F4A7C15L;
+        long h = idBits[id] * 0x9E3779B97F4A7C15L;
         int slot = (int) (h ^ (h >>> 32)) & mask;
         while (table[slot] >= 0) {
           slot = (slot + 1) & mask;

@@ -22,10 +22,18 @@ final class FixedWidthColumns {
     long read(RowData row, int pos);
   }
 
-  /** The values of a fixed width in blocks. */
+  /**
+   * The values of a fixed width in blocks. Appending goes to the block at the tail, which the
+   * column keeps at hand: a value costs a bounds check and a store, as in an array.
+   */
   abstract static class Fixed extends ColumnBuffer {
+    private static final byte[] NO_BLOCK = new byte[0];
     protected final ValueBlocks values;
     private final int width;
+    /** The block the next value goes to, and the offsets it covers. */
+    private byte[] tail = NO_BLOCK;
+    private long tailStart;
+    private long tailEnd;
 
     Fixed(Account account, BlockPool pool, int width) {
       super(account);
@@ -33,11 +41,26 @@ final class FixedWidthColumns {
       this.width = width;
     }
 
-    /** The offset of the value being appended, made writable. */
-    final long nextOffset() {
+    /** Stores the next value's bits (its low {@code width} bytes, little-endian). */
+    final void appendBits(long bits) {
       long offset = (long) width * count;
-      values.ensure(offset + width);
-      return offset;
+      if (offset + width > tailEnd) {
+        tail = values.tailFor(offset + width);
+        tailStart = offset & ~(long) BlockPool.MASK;
+        tailEnd = tailStart + tail.length;
+      }
+      int at = (int) (offset - tailStart);
+      switch (width) {
+        case 8 -> ValueBlocks.LONGS.set(tail, at, bits);
+        case 4 -> ValueBlocks.INTS.set(tail, at, (int) bits);
+        default -> tail[at] = (byte) bits;
+      }
+    }
+
+    private void dropTail() {
+      tail = NO_BLOCK;
+      tailStart = 0;
+      tailEnd = 0;
     }
 
     @Override
@@ -53,11 +76,13 @@ final class FixedWidthColumns {
     @Override
     final void clearValues() {
       values.clear();
+      dropTail();
     }
 
     @Override
     final void releaseValues() {
       values.release((long) width * count);
+      dropTail();
     }
   }
 
@@ -72,7 +97,7 @@ final class FixedWidthColumns {
 
     @Override
     void appendValue(RowData row, int pos) {
-      values.putInt(nextOffset(), reader.read(row, pos));
+      appendBits(reader.read(row, pos));
     }
 
     @Override
@@ -106,7 +131,7 @@ final class FixedWidthColumns {
 
     @Override
     void appendValue(RowData row, int pos) {
-      values.putLong(nextOffset(), reader.read(row, pos));
+      appendBits(reader.read(row, pos));
     }
 
     @Override
@@ -137,7 +162,7 @@ final class FixedWidthColumns {
 
     @Override
     void appendValue(RowData row, int pos) {
-      values.putInt(nextOffset(), Float.floatToRawIntBits(row.getFloat(pos)));
+      appendBits(Float.floatToRawIntBits(row.getFloat(pos)));
     }
 
     @Override
@@ -168,7 +193,7 @@ final class FixedWidthColumns {
 
     @Override
     void appendValue(RowData row, int pos) {
-      values.putLong(nextOffset(), Double.doubleToRawLongBits(row.getDouble(pos)));
+      appendBits(Double.doubleToRawLongBits(row.getDouble(pos)));
     }
 
     @Override
@@ -199,7 +224,7 @@ final class FixedWidthColumns {
 
     @Override
     void appendValue(RowData row, int pos) {
-      values.putByte(nextOffset(), row.getBoolean(pos) ? (byte) 1 : (byte) 0);
+      appendBits(row.getBoolean(pos) ? 1 : 0);
     }
 
     @Override

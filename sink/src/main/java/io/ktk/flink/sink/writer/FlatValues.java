@@ -24,6 +24,9 @@ abstract class FlatValues {
 
   abstract boolean same(int a, int b);
 
+  /** Whether values with the same {@link #bits} are the same value (numbers), not merely alike (a hash). */
+  abstract boolean bitsIdentify();
+
   /** The fixed-width Parquet types of flat values. */
   enum Kind {
     INT32(4), INT64(8), FLOAT(4), DOUBLE(8);
@@ -121,6 +124,11 @@ abstract class FlatValues {
     boolean same(int a, int b) {
       return bits(a) == bits(b);
     }
+
+    @Override
+    boolean bitsIdentify() {
+      return true;
+    }
   }
 
   /** Value {@code i} is the bytes {@code ends[i - 1] .. ends[i]} of {@code data} ({@code ends} as ints). */
@@ -208,6 +216,11 @@ abstract class FlatValues {
         h = (h ^ (data.getByte(i) & 0xff)) * 0x100000001b3L;
       }
       return h;
+    }
+
+    @Override
+    boolean bitsIdentify() {
+      return false;
     }
 
     @Override

@@ -20,8 +20,8 @@ import java.util.Arrays;
  * gives back all. Every change of the bytes held is told to the {@link ColumnBuffer.Account}.
  */
 final class ValueBlocks {
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int MIN_FIRST_BLOCK = 64;
 
   private final BlockPool pool;
@@ -76,29 +76,27 @@ final class ValueBlocks {
     }
   }
 
+  /**
+   * The block that will hold the value ending at {@code end} (exclusive), made writable: the
+   * block of byte {@code end - 1}, which starts at {@code (end - 1) & ~MASK}. For values of a
+   * width that divides the block size, which never span two blocks.
+   */
+  byte[] tailFor(long end) {
+    ensure(end);
+    return blocks[(int) ((end - 1) >>> SHIFT)];
+  }
+
   /** Bytes held. */
   long heldBytes() {
     return capacity;
-  }
-
-  void putLong(long offset, long value) {
-    LONGS.set(blocks[(int) (offset >>> SHIFT)], (int) offset & MASK, value);
   }
 
   long getLong(long offset) {
     return (long) LONGS.get(blocks[(int) (offset >>> SHIFT)], (int) offset & MASK);
   }
 
-  void putInt(long offset, int value) {
-    INTS.set(blocks[(int) (offset >>> SHIFT)], (int) offset & MASK, value);
-  }
-
   int getInt(long offset) {
     return (int) INTS.get(blocks[(int) (offset >>> SHIFT)], (int) offset & MASK);
-  }
-
-  void putByte(long offset, byte value) {
-    blocks[(int) (offset >>> SHIFT)][(int) offset & MASK] = value;
   }
 
   byte getByte(long offset) {
