@@ -91,7 +91,7 @@ final class BytesColumns {
       writer.write(FlatValues.binary(data, start, ends.getInt(4L * index) - start), rep, def);
     }
 
-    /** Judged by a 64-bit hash of each sampled value (FNV-1a); a collision merely undercounts. */
+    /** Judged by a 64-bit hash of each sampled value ({@link FlatValues.Bytes#hash}); a collision merely undercounts. */
     @Override
     final boolean mostlyDistinct() {
       ColumnBuffer.DistinctSample sample = new ColumnBuffer.DistinctSample(count);

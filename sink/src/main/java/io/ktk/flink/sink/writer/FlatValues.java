@@ -198,24 +198,36 @@ abstract class FlatValues {
       }
     }
 
-    /** FNV-1a over the bytes: a collision merely costs a comparison. */
+    /**
+     * A 64-bit hash of the bytes, eight at a time where the value lies in one block (a collision
+     * merely costs a comparison).
+     */
     @Override
     long bits(int value) {
       int start = start(value);
-      int end = end(value);
-      long h = 0xcbf29ce484222325L;
-      if (end > start && ValueBlocks.inOneBlock(start, end - start)) {
-        byte[] block = data.blockOf(start);
-        int from = ValueBlocks.within(start);
-        for (int i = from; i < from + end - start; i++) {
-          h = (h ^ (block[i] & 0xff)) * 0x100000001b3L;
-        }
-        return h;
+      int length = end(value) - start;
+      if (length > 0 && ValueBlocks.inOneBlock(start, length)) {
+        return hash(data.blockOf(start), ValueBlocks.within(start), length);
       }
-      for (int i = start; i < end; i++) {
-        h = (h ^ (data.getByte(i) & 0xff)) * 0x100000001b3L;
+      byte[] copy = new byte[length];
+      data.copyTo(start, copy, 0, length);
+      return hash(copy, 0, length);
+    }
+
+    static long hash(byte[] bytes, int from, int length) {
+      long h = length * 0x9E3779B97F4A7C15L;
+      int i = from;
+      int end = from + length;
+      for (; i + 8 <= end; i += 8) {
+        h = Long.rotateLeft(h ^ ((long) ValueBlocks.LONGS.get(bytes, i) * 0xC2B2AE3D27D4EB4FL), 31)
+            * 0x9E3779B97F4A7C15L;
       }
-      return h;
+      long tail = 0;
+      for (int shift = 0; i < end; i++, shift += 8) {
+        tail |= (bytes[i] & 0xffL) << shift;
+      }
+      h = Long.rotateLeft(h ^ (tail * 0xC2B2AE3D27D4EB4FL), 31) * 0x9E3779B97F4A7C15L;
+      return h ^ (h >>> 29);
     }
 
     @Override
