@@ -13,7 +13,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Encodes the rows of a flat column buffer (a nullable leaf of INT32, INT64, FLOAT, DOUBLE or
- * BINARY) straight into version 1 data pages of a column chunk, from its arrays: definition
+ * BINARY) straight into version 1 data pages of a column chunk, from its blocks: definition
  * levels from its null bits (one run when the column has no nulls), values plainly in bulk or as
  * ids of a dictionary built over the chunk, statistics per page. This is what Parquet's column
  * writer does value by value (levels, encoders, statistics and a hash map per value), at a

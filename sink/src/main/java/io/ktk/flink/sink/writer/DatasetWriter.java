@@ -114,7 +114,7 @@ final class DatasetWriter {
     buffer.append(changes == null ? row : changes.of(row));
   }
 
-  /** Gives back the arrays that buffers without rows keep for their next rows. */
+  /** Gives back the blocks (to the pool) and arrays that buffers without rows keep for their next rows. */
   void releaseIdle() {
     for (PartitionBuffer buffer : buffers) {
       if (buffer != null && buffer.rows() == 0 && buffer.allocatedBytes() > 0) {

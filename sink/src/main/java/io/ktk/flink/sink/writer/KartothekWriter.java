@@ -271,7 +271,7 @@ public final class KartothekWriter
         throw new SuppressRestartsException(e);
       }
       if (endOfInput) {
-        dataset.releaseIdle(); // no rows will come for the arrays the buffers keep
+        dataset.releaseIdle(); // no rows will come for the blocks and arrays the buffers keep
       }
     }
     if (endOfInput) {

@@ -55,6 +55,26 @@ class BufferReuseTest {
     assertThat(budget.used()).as("and go back to the heap when no rows will come").isZero();
   }
 
+  @Test
+  void buffersForgottenAfterTooManyPartitionsStopCountingAgainstTheBudget() throws Exception {
+    KartothekSinkConfig config = KartothekSink.forRowData(ROW_TYPE).store(dir.toUri().toString())
+        .dataset("events").partitionBy("p").build().config();
+    MemoryBudget budget = new MemoryBudget(config.memoryBudgetBytes());
+    DatasetWriter writer = new DatasetWriter(config, List.of(), new LocalObjectStore(dir), budget, false);
+    for (String partition : List.of("a", "b", "c")) {
+      appendRows(writer, partition, 5_000);
+    }
+    // more partitions than the writer retains (here 2): routing starts afresh, the buffers go
+    FileBatch batch = writer.prepareCommit("w", 2, file -> {}).orElseThrow();
+    assertThat(batch.files()).hasSize(3);
+    assertThat(budget.buffered()).as("no buffer is left to hold memory").isZero();
+    budget.blocks().clear();
+    assertThat(budget.used()).isZero();
+
+    appendRows(writer, "d", 10);
+    assertThat(writer.prepareCommit("w", 2, file -> {}).orElseThrow().files().get(0).rows()).isEqualTo(10);
+  }
+
   private static void appendRows(DatasetWriter writer, String partition, int rows) {
     for (int i = 0; i < rows; i++) {
       writer.append(GenericRowData.of(StringData.fromString(partition), (long) i,
