@@ -76,9 +76,10 @@ public final class KartothekSinkOptions {
       key("memory-budget")
           .memoryType()
           .defaultValue(MemorySize.ofMebiBytes(128))
-          .withDescription("Memory of all partition buffers of one writer subtask together. When it is "
-              + "exceeded the largest buffers are written as Parquet part files, until a quarter of it is "
-              + "free; they become visible with the next commit.");
+          .withDescription("Memory of all partition buffers of one writer subtask together, with the "
+              + "value blocks pooled for them: the heap the writer holds, whatever the number of partitions. "
+              + "When it is exceeded the pool gives blocks back and the largest buffers are written as Parquet "
+              + "part files, until a quarter of it is free; they become visible with the next commit.");
 
   public static final ConfigOption<ValidationPolicy> VALIDATION_POLICY =
       key("validation-policy")

@@ -13,68 +13,91 @@ import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
 
 /**
- * Column buffers of byte-valued Parquet types: BINARY (strings, binary) as one byte array with
+ * Column buffers of byte-valued Parquet types: BINARY (strings, binary) as blocks of bytes with
  * the end offset of each value, FIXED_LEN_BYTE_ARRAY (decimals) as one byte array of fixed-width
- * values. The arrays are overwritten only after the file their values went into is complete (a
- * buffer is cleared after its file is written), so values are handed to Parquet without copying.
+ * values. Blocks and arrays are overwritten only after the file their values went into is complete
+ * (a buffer is cleared after its file is written), so values are handed to Parquet without copying
+ * (but for a value spanning two blocks).
  */
 final class BytesColumns {
   private BytesColumns() {}
 
-  /** Variable-length values: {@code data[ends[i - 1] .. ends[i])} is value {@code i}. */
+  /**
+   * Variable-length values: value {@code i} is the bytes {@code ends[i - 1] .. ends[i]} of {@code
+   * data}, both in {@link ValueBlocks} ({@code ends} as ints), so a value may span two blocks.
+   */
   abstract static class Variable extends ColumnBuffer {
-    private byte[] data = new byte[0];
-    private int[] ends = new int[0];
-    /** Bytes held when last released, as {@link ColumnBuffer#grownValues} remembers values. */
-    private int dataHint;
+    private static final byte[] NO_BLOCK = new byte[0];
+    private final ValueBlocks data;
+    private final ValueBlocks ends;
+    /** The end of the last value: where the next one starts. */
+    private int end;
+    /** Bytes of data writable without asking the blocks. */
+    private long dataCapacity;
+    /** The block of ends the next end goes to, and the offsets it covers (as in {@link FixedWidthColumns.Fixed}). */
+    private byte[] endsTail = NO_BLOCK;
+    private long endsTailStart;
+    private long endsTailEnd;
 
-    Variable(Account account) {
+    Variable(Account account, BlockPool pool) {
       super(account);
+      this.data = new ValueBlocks(pool, account);
+      this.ends = new ValueBlocks(pool, account);
     }
 
-    /** Makes room for a value of {@code length} bytes and returns where it starts. */
+    /** Makes room for a value of {@code length} bytes, records its end, and returns where it starts. */
     final int reserve(int length) {
-      if (count == ends.length) {
-        int capacity = grownValues(ends.length);
-        account.grew(4L * (capacity - ends.length));
-        ends = Arrays.copyOf(ends, capacity);
+      long endOffset = 4L * count;
+      if (endOffset + 4 > endsTailEnd) {
+        endsTail = ends.tailFor(endOffset + 4);
+        endsTailStart = endOffset & ~(long) BlockPool.MASK;
+        endsTailEnd = endsTailStart + endsTail.length;
       }
-      int start = count == 0 ? 0 : ends[count - 1];
-      long end = (long) start + length;
-      if (end > data.length) {
-        if (end > Integer.MAX_VALUE - 8) {
+      long valueEnd = (long) end + length;
+      if (valueEnd > dataCapacity) {
+        if (valueEnd > Integer.MAX_VALUE - 8) {
           throw new IllegalStateException("Cannot buffer more than 2 GiB of one column of one partition");
         }
-        long hinted = data.length == 0 ? dataHint + dataHint / 8 : 0;
-        int capacity = (int) Math.min(Integer.MAX_VALUE - 8,
-            Math.max(Math.max(end, hinted), Math.max(64L, 2L * data.length)));
-        account.grew(capacity - data.length);
-        data = Arrays.copyOf(data, capacity);
+        data.ensure(valueEnd);
+        dataCapacity = data.heldBytes();
       }
-      ends[count] = (int) end;
+      int start = end;
+      end = (int) valueEnd;
+      ValueBlocks.INTS.set(endsTail, (int) (endOffset - endsTailStart), end);
       return start;
     }
 
-    final byte[] data() {
-      return data;
+    private void dropTails() {
+      end = 0;
+      dataCapacity = 0;
+      endsTail = NO_BLOCK;
+      endsTailStart = 0;
+      endsTailEnd = 0;
+    }
+
+    /** Writes bytes of a value {@link #reserve} made room for. */
+    final void put(int start, byte[] source, int from, int length) {
+      data.put(start, source, from, length);
+    }
+
+    /** The block a value of {@code length} bytes at {@code start} lies in whole, or null when it spans two. */
+    final byte[] blockFor(int start, int length) {
+      return length > 0 && ValueBlocks.inOneBlock(start, length) ? data.blockOf(start) : null;
     }
 
     @Override
     final void write(ColumnWriter writer, int index, int rep, int def) {
-      int start = index == 0 ? 0 : ends[index - 1];
-      writer.write(Binary.fromConstantByteArray(data, start, ends[index] - start), rep, def);
+      int start = index == 0 ? 0 : ends.getInt(4L * (index - 1));
+      writer.write(FlatValues.binary(data, start, ends.getInt(4L * index) - start), rep, def);
     }
 
-    /** Judged by a 64-bit hash of each sampled value (FNV-1a); a collision merely undercounts. */
+    /** Judged by a 64-bit hash of each sampled value ({@link FlatValues.Bytes#hash}); a collision merely undercounts. */
     @Override
     final boolean mostlyDistinct() {
       ColumnBuffer.DistinctSample sample = new ColumnBuffer.DistinctSample(count);
+      FlatValues values = flatValues();
       for (int i = 0; i < count && !sample.full(); i++) {
-        long hash = 0xcbf29ce484222325L;
-        for (int b = i == 0 ? 0 : ends[i - 1]; b < ends[i]; b++) {
-          hash = (hash ^ (data[b] & 0xff)) * 0x100000001b3L;
-        }
-        sample.offer(hash);
+        sample.offer(values.bits(i));
       }
       return sample.mostlyDistinct();
     }
@@ -86,27 +109,33 @@ final class BytesColumns {
 
     @Override
     final long usedBytes() {
-      return (count == 0 ? 0 : ends[count - 1]) + 4L * count;
+      return end + 4L * count;
     }
 
     @Override
     final long valueBytes() {
-      return data.length + 4L * ends.length;
+      return data.heldBytes() + ends.heldBytes();
+    }
+
+    @Override
+    final void clearValues() {
+      data.clear();
+      ends.clear();
+      dropTails();
     }
 
     @Override
     final void releaseValues() {
-      int used = count == 0 ? 0 : ends[count - 1];
-      dataHint = (int) Math.min(used, (long) MAX_HINT * 32);
-      data = new byte[0];
-      ends = new int[0];
+      data.release(end);
+      ends.release(4L * count);
+      dropTails();
     }
   }
 
   /** CHAR and VARCHAR, as UTF-8, copied straight from Flink's binary strings. */
   static final class Strings extends Variable {
-    Strings(Account account) {
-      super(account);
+    Strings(Account account, BlockPool pool) {
+      super(account, pool);
     }
 
     @Override
@@ -117,31 +146,36 @@ final class BytesColumns {
         int size = binary.getSizeInBytes();
         int start = reserve(size);
         MemorySegment[] segments = binary.getSegments();
+        byte[] block = blockFor(start, size);
         if (segments.length == 1 && !segments[0].isOffHeap()) {
           // a plain array copy: Flink's copy goes through Unsafe with checks that cost more than short strings
-          System.arraycopy(segments[0].getArray(), binary.getOffset(), data(), start, size);
+          if (block != null) {
+            System.arraycopy(segments[0].getArray(), binary.getOffset(), block, ValueBlocks.within(start), size);
+          } else {
+            put(start, segments[0].getArray(), binary.getOffset(), size);
+          }
+        } else if (block != null) {
+          BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), block, ValueBlocks.within(start), size);
         } else {
-          BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), data(), start, size);
+          put(start, BinarySegmentUtils.copyToBytes(segments, binary.getOffset(), size), 0, size);
         }
       } else {
         byte[] bytes = string.toBytes();
-        int start = reserve(bytes.length);
-        System.arraycopy(bytes, 0, data(), start, bytes.length);
+        put(reserve(bytes.length), bytes, 0, bytes.length);
       }
     }
   }
 
   /** BINARY and VARBINARY. */
   static final class Binaries extends Variable {
-    Binaries(Account account) {
-      super(account);
+    Binaries(Account account, BlockPool pool) {
+      super(account, pool);
     }
 
     @Override
     void appendValue(RowData row, int pos) {
       byte[] bytes = row.getBinary(pos);
-      int start = reserve(bytes.length);
-      System.arraycopy(bytes, 0, data(), start, bytes.length);
+      put(reserve(bytes.length), bytes, 0, bytes.length);
     }
   }
 

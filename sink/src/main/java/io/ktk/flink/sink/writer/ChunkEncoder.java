@@ -13,7 +13,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Encodes the rows of a flat column buffer (a nullable leaf of INT32, INT64, FLOAT, DOUBLE or
- * BINARY) straight into version 1 data pages of a column chunk, from its arrays: definition
+ * BINARY) straight into version 1 data pages of a column chunk, from its blocks: definition
  * levels from its null bits (one run when the column has no nulls), values plainly in bulk or as
  * ids of a dictionary built over the chunk, statistics per page. This is what Parquet's column
  * writer does value by value (levels, encoders, statistics and a hash map per value), at a
@@ -30,6 +30,8 @@ final class ChunkEncoder {
   private final int pageRowLimit;
   private final int dictionaryPageSizeBytes;
   private final ByteBufferAllocator allocator;
+  /** The dictionary's arrays, kept from chunk to chunk: a writer encodes one chunk at a time. */
+  private final Dictionary.Scratch scratch = new Dictionary.Scratch();
 
   ChunkEncoder(int pageSizeBytes, int pageRowLimit, int dictionaryPageSizeBytes, ByteBufferAllocator allocator) {
     this.pageSizeBytes = pageSizeBytes;
@@ -44,12 +46,10 @@ final class ChunkEncoder {
    */
   int encode(ColumnBuffer column, FlatValues values, PrimitiveType type, boolean dictionaryAllowed, int fromRow,
       int toRow, int fromValue, PageWriter pages) throws IOException {
-    int valueCount = 0;
-    for (int row = fromRow; row < toRow; row++) {
-      valueCount += column.isNull(row) ? 0 : 1;
-    }
+    int valueCount = toRow - fromRow - column.nullCount(fromRow, toRow);
     int toValue = fromValue + valueCount;
-    Dictionary dictionary = dictionaryAllowed && valueCount > 0 ? Dictionary.build(values, fromValue, toValue) : null;
+    Dictionary dictionary = dictionaryAllowed && valueCount > 0
+        ? Dictionary.build(values, fromValue, toValue, scratch) : null;
     if (dictionary != null && !dictionary.pays(fromValue, toValue, dictionaryPageSizeBytes)) {
       dictionary = null;
     }
@@ -71,11 +71,8 @@ final class ChunkEncoder {
   private int writePage(ColumnBuffer column, FlatValues values, PrimitiveType type, Dictionary dictionary, int fromRow,
       int toRow, int fromValue, PageWriter pages) throws IOException {
     int rows = toRow - fromRow;
-    byte[] levels = definitionLevels(column, fromRow, toRow);
-    int nulls = 0;
-    for (int row = fromRow; row < toRow && column.hasNulls(); row++) {
-      nulls += column.isNull(row) ? 1 : 0;
-    }
+    int nulls = column.nullCount(fromRow, toRow);
+    byte[] levels = definitionLevels(column, fromRow, toRow, nulls);
     int toValue = fromValue + rows - nulls;
     Statistics<?> statistics = Statistics.createStats(type);
     statistics.incrementNumNulls(nulls);
@@ -103,13 +100,9 @@ final class ChunkEncoder {
    * The definition levels of the rows (1 for a value, 0 for a null) in the RLE / bit-packing
    * hybrid with its 4-byte length: one RLE run without nulls, else one bit-packed run.
    */
-  private static byte[] definitionLevels(ColumnBuffer column, int fromRow, int toRow) {
+  private static byte[] definitionLevels(ColumnBuffer column, int fromRow, int toRow, int nulls) {
     int rows = toRow - fromRow;
-    boolean anyNull = false;
-    for (int row = fromRow; row < toRow && column.hasNulls() && !anyNull; row++) {
-      anyNull = column.isNull(row);
-    }
-    if (!anyNull) {
+    if (nulls == 0) {
       byte[] out = new byte[4 + varintSize((long) rows << 1) + 1];
       int pos = putVarint(out, 4, (long) rows << 1);
       out[pos++] = 1;
@@ -120,10 +113,15 @@ final class ChunkEncoder {
     long header = ((long) groups << 1) | 1;
     byte[] out = new byte[4 + varintSize(header) + groups];
     int pos = putVarint(out, 4, header);
-    for (int row = fromRow; row < toRow; row++) {
-      if (!column.isNull(row)) {
-        int bit = row - fromRow;
-        out[pos + (bit >>> 3)] |= (byte) (1 << (bit & 7));
+    // a level is 1 where the null bit is 0: the null bits inverted, 64 rows at a time, lowest row first
+    for (int row = fromRow; row < toRow; row += 64) {
+      int n = Math.min(64, toRow - row);
+      long present = ~column.nullBits(row, n);
+      if (n < 64) {
+        present &= (1L << n) - 1;
+      }
+      for (int b = 0; b < n; b += 8) {
+        out[pos++] = (byte) (present >>> b);
       }
     }
     putLength(out, out.length - 4);
@@ -164,24 +162,31 @@ final class ChunkEncoder {
     /** Per value of the chunk (from the chunk's first), its id. */
     private final int[] ids;
     private final int from;
-    /** Per id, the index of the value it was first seen at. */
+    /** Per id, the index of the value it was first seen at, and that value's {@link FlatValues#bits}. */
     private int[] firsts;
+    private long[] idBits;
+    /** Whether equal bits mean equal values (numbers), so no values are compared. */
+    private final boolean bitsIdentify;
     private int size;
     /** Open addressing, at most half full: grows with the distinct values, not with the values. */
     private int[] table;
+    private final Scratch scratch;
 
-    private Dictionary(FlatValues values, int from, int to) {
+    private Dictionary(FlatValues values, int from, int to, Scratch scratch) {
       this.values = values;
       this.from = from;
-      this.ids = new int[to - from];
-      this.firsts = new int[16];
+      this.ids = scratch.ids(to - from);
+      this.firsts = scratch.firsts;
+      this.idBits = scratch.idBits;
+      this.bitsIdentify = values.bitsIdentify();
       // room for a few thousand distinct values before the first rehash, less for small chunks
-      this.table = new int[Math.max(64, Integer.highestOneBit(Math.min(to - from, 4096)) * 2)];
-      Arrays.fill(table, -1);
+      this.table = scratch.table(Math.max(64, Integer.highestOneBit(Math.min(to - from, 4096)) * 2));
+      this.scratch = scratch;
     }
 
-    static Dictionary build(FlatValues values, int from, int to) {
-      Dictionary dictionary = new Dictionary(values, from, to);
+    /** The dictionary of values {@code from .. to}, in arrays of {@code scratch} (valid until its next build). */
+    static Dictionary build(FlatValues values, int from, int to, Scratch scratch) {
+      Dictionary dictionary = new Dictionary(values, from, to, scratch);
       for (int v = from; v < to; v++) {
         dictionary.ids[v - from] = dictionary.idOf(v);
       }
@@ -192,21 +197,58 @@ final class ChunkEncoder {
       return size;
     }
 
+    /**
+     * The arrays a dictionary is built in, reused by the next build instead of allocated per
+     * chunk (they would be most of the garbage a file leaves). Sized by the largest chunk seen;
+     * at most a few times the values of a chunk.
+     */
+    static final class Scratch {
+      private int[] ids = new int[0];
+      private int[] firsts = new int[16];
+      private long[] idBits = new long[16];
+      private int[] table = new int[0];
+
+      int[] ids(int count) {
+        if (ids.length < count) {
+          ids = new int[Math.max(count, ids.length + ids.length / 2)];
+        }
+        return ids;
+      }
+
+      /**
+       * An empty table (all -1) of at least {@code length} slots (a power of two), the kept array
+       * unless it is too small or so large that clearing it would cost more than the chunk.
+       */
+      int[] table(int length) {
+        if (table.length < length || table.length > 4L * length) {
+          table = new int[length];
+        }
+        Arrays.fill(table, -1);
+        return table;
+      }
+    }
+
     private int idOf(int value) {
       int mask = table.length - 1;
-      long h = values.bits(value) * 0x9E3779B97F4A7C15L;
+      long bits = values.bits(value);
+      long h = bits * 0x9E3779B97F4A7C15L;
       int slot = (int) (h ^ (h >>> 32)) & mask;
       while (table[slot] >= 0) {
         int id = table[slot];
-        if (values.same(firsts[id], value)) {
+        // numbers are their bits; binaries with the same hash compare their bytes
+        if (idBits[id] == bits && (bitsIdentify || values.same(firsts[id], value))) {
           return id;
         }
         slot = (slot + 1) & mask;
       }
       if (size == firsts.length) {
         firsts = Arrays.copyOf(firsts, size * 2);
+        idBits = Arrays.copyOf(idBits, size * 2);
+        scratch.firsts = firsts;
+        scratch.idBits = idBits;
       }
       firsts[size] = value;
+      idBits[size] = bits;
       table[slot] = size;
       size++;
       if (2 * size > table.length) {
@@ -216,11 +258,10 @@ final class ChunkEncoder {
     }
 
     private void rehash() {
-      table = new int[table.length * 2];
-      Arrays.fill(table, -1);
+      table = scratch.table(table.length * 2);
       int mask = table.length - 1;
       for (int id = 0; id < size; id++) {
-        long h = values.bits(firsts[id]) * 0x9E3779B97F4A7C15L;
+        long h = idBits[id] * 0x9E3779B97F4A7C15L;
         int slot = (int) (h ^ (h >>> 32)) & mask;
         while (table[slot] >= 0) {
           slot = (slot + 1) & mask;
@@ -246,7 +287,7 @@ final class ChunkEncoder {
 
     /** The dictionary page's content: the distinct values, PLAIN, in id order. */
     byte[] plainBytes() {
-      return values.select(firsts, size).plain(0, size);
+      return values.plain(firsts, size);
     }
 
     /** The ids of values {@code from .. to}: their bit width in a byte, then the RLE / bit-packing hybrid. */

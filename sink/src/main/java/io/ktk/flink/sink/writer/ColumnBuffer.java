@@ -11,12 +11,14 @@ import org.apache.parquet.column.ColumnWriter;
  * The values of one column of a partition's buffered rows, in primitive arrays: nulls as a bit
  * per row (allocated at the first null), values densely in the order of their rows, in the form
  * Parquet stores them (timestamps as microseconds, dates as days, decimals as fixed-width
- * two's complement). Appending allocates only when an array doubles.
+ * two's complement). Appending allocates only when a block or array fills up.
  *
- * <p>Arrays start empty and grow by doubling; every change of capacity is reported to the
- * {@link Account}, so the memory budget counts what the heap holds. {@link #release()} drops the
- * arrays after the buffer was written, and remembers how much they held: the next arrays start at
- * that size, instead of growing by doubling again (and copying, and leaving garbage) after each file.
+ * <p>Flat columns of numbers and strings keep their values in blocks from the writer's {@link
+ * BlockPool} ({@link ValueBlocks}): they never move to a larger array, and blocks go back to the
+ * pool when the buffer is written. The null bits, decimals and nested columns keep arrays that
+ * start empty and grow by doubling; {@link #release()} remembers how much they held, so the next
+ * arrays start at that size. Every change of capacity is reported to the {@link Account}, so the
+ * memory budget counts what the heap holds.
  */
 abstract class ColumnBuffer {
   /** Told of every change of the capacity a buffer holds, in bytes. */
@@ -48,28 +50,28 @@ abstract class ColumnBuffer {
   }
 
   /** A buffer for a column of Flink type {@code type}; the caller has validated the values. */
-  static ColumnBuffer forType(LogicalType type, Account account) {
+  static ColumnBuffer forType(LogicalType type, Account account, BlockPool pool) {
     return switch (type.getTypeRoot()) {
-      case BOOLEAN -> new FixedWidthColumns.Booleans(account);
-      case TINYINT -> new FixedWidthColumns.Ints(account, (row, pos) -> row.getByte(pos));
-      case SMALLINT -> new FixedWidthColumns.Ints(account, (row, pos) -> row.getShort(pos));
-      case INTEGER, DATE -> new FixedWidthColumns.Ints(account, RowData::getInt);
-      case BIGINT -> new FixedWidthColumns.Longs(account, RowData::getLong);
-      case TIME_WITHOUT_TIME_ZONE -> new FixedWidthColumns.Longs(account, (row, pos) -> row.getInt(pos) * 1000L);
+      case BOOLEAN -> new FixedWidthColumns.Booleans(account, pool);
+      case TINYINT -> new FixedWidthColumns.Ints(account, pool, (row, pos) -> row.getByte(pos));
+      case SMALLINT -> new FixedWidthColumns.Ints(account, pool, (row, pos) -> row.getShort(pos));
+      case INTEGER, DATE -> new FixedWidthColumns.Ints(account, pool, RowData::getInt);
+      case BIGINT -> new FixedWidthColumns.Longs(account, pool, RowData::getLong);
+      case TIME_WITHOUT_TIME_ZONE -> new FixedWidthColumns.Longs(account, pool, (row, pos) -> row.getInt(pos) * 1000L);
       case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
         int precision = LogicalTypeChecks.getPrecision(type);
-        yield new FixedWidthColumns.Longs(account, (row, pos) -> {
+        yield new FixedWidthColumns.Longs(account, pool, (row, pos) -> {
           var timestamp = row.getTimestamp(pos, precision);
           return timestamp.getMillisecond() * 1000L + timestamp.getNanoOfMillisecond() / 1000;
         });
       }
-      case FLOAT -> new FixedWidthColumns.Floats(account);
-      case DOUBLE -> new FixedWidthColumns.Doubles(account);
-      case CHAR, VARCHAR -> new BytesColumns.Strings(account);
-      case BINARY, VARBINARY -> new BytesColumns.Binaries(account);
+      case FLOAT -> new FixedWidthColumns.Floats(account, pool);
+      case DOUBLE -> new FixedWidthColumns.Doubles(account, pool);
+      case CHAR, VARCHAR -> new BytesColumns.Strings(account, pool);
+      case BINARY, VARBINARY -> new BytesColumns.Binaries(account, pool);
       case DECIMAL -> new BytesColumns.Decimals(account, (DecimalType) type);
       case NULL -> new NullColumn(account);
-      case ARRAY, ROW -> new NestedColumn(type, account);
+      case ARRAY, ROW -> new NestedColumn(type, account, pool);
       default -> throw new IllegalArgumentException("Cannot buffer a column of type " + type.asSummaryString());
     };
   }
@@ -172,8 +174,11 @@ abstract class ColumnBuffer {
   /** Capacity of the value arrays, in bytes. */
   abstract long valueBytes();
 
-  /** Drops the value arrays. */
+  /** Drops the value arrays (gives the blocks back to the pool). */
   abstract void releaseValues();
+
+  /** Forgets the values but keeps room for the next ones (block columns: their first block). */
+  void clearValues() {}
 
   final boolean isNull(int row) {
     int word = row >>> 6;
@@ -182,6 +187,29 @@ abstract class ColumnBuffer {
 
   final boolean hasNulls() {
     return count < rows;
+  }
+
+  /** How many of rows {@code fromRow .. toRow} are null, a word of null bits at a time. */
+  final int nullCount(int fromRow, int toRow) {
+    if (!hasNulls()) {
+      return 0;
+    }
+    int nullRows = 0;
+    for (int row = fromRow; row < toRow; row += 64) {
+      nullRows += Long.bitCount(nullBits(row, Math.min(64, toRow - row)));
+    }
+    return nullRows;
+  }
+
+  /** The null bits of rows {@code row .. row + n} ({@code n <= 64}), row {@code row} in the lowest bit. */
+  final long nullBits(int row, int n) {
+    int word = row >>> 6;
+    int shift = row & 63;
+    long bits = word < nulls.length ? nulls[word] >>> shift : 0L;
+    if (shift != 0 && n > 64 - shift && word + 1 < nulls.length) {
+      bits |= nulls[word + 1] << (64 - shift);
+    }
+    return n == 64 ? bits : bits & ((1L << n) - 1);
   }
 
   final long allocatedBytes() {
@@ -203,6 +231,7 @@ abstract class ColumnBuffer {
       return;
     }
     Arrays.fill(nulls, 0, Math.min(nulls.length, (rows + 63) >>> 6), 0L);
+    clearValues();
     rows = 0;
     count = 0;
   }

@@ -114,7 +114,7 @@ final class DatasetWriter {
     buffer.append(changes == null ? row : changes.of(row));
   }
 
-  /** Gives back the arrays that buffers without rows keep for their next rows. */
+  /** Gives back the blocks (to the pool) and arrays that buffers without rows keep for their next rows. */
   void releaseIdle() {
     for (PartitionBuffer buffer : buffers) {
       if (buffer != null && buffer.rows() == 0 && buffer.allocatedBytes() > 0) {
@@ -136,8 +136,9 @@ final class DatasetWriter {
   /**
    * Writes the buffer as a part file; returns it.
    *
-   * @param keepArrays whether the buffer keeps its arrays for its next rows (at a checkpoint,
-   *     when every buffer is written) or gives them back (to free memory for the others)
+   * @param keepArrays whether the buffer keeps its first blocks and its arrays for its next rows
+   *     (at a checkpoint, when every buffer is written; further blocks go to the pool) or gives
+   *     them all back (to free memory for the others)
    */
   DataFile flush(PartitionBuffer buffer, boolean keepArrays) throws IOException {
     PartitionLabel label = buffer.partition().label().withFileId(PartitionLabel.newFileId());
@@ -174,6 +175,11 @@ final class DatasetWriter {
       }
     }
     if (validator.router().size() > maxRetainedPartitions) {
+      for (PartitionBuffer buffer : buffers) {
+        if (buffer != null) {
+          buffer.release(); // its blocks go to the pool, and the budget stops counting its arrays
+        }
+      }
       validator.router().clear();
       buffers.clear();
     }

@@ -1,14 +1,11 @@
 package io.ktk.flink.sink.writer;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.io.api.Binary;
 
 /**
- * The values of a flat column, as the buffer holds them (present values only, in row order),
- * and what the encoder needs of them by index.
+ * The values of a flat column, as the buffer holds them (present values only, in row order, in
+ * {@link ValueBlocks}), and what the encoder needs of them by index.
  */
 abstract class FlatValues {
   /** Bytes of values {@code from .. to} in PLAIN encoding. */
@@ -17,6 +14,9 @@ abstract class FlatValues {
   /** Values {@code from .. to} in PLAIN encoding: little-endian numbers, or a 4-byte length before each binary. */
   abstract byte[] plain(int from, int to);
 
+  /** The values at {@code indexes[0 .. count)}, in that order, in PLAIN encoding. */
+  abstract byte[] plain(int[] indexes, int count);
+
   abstract void updateStatistics(int from, int to, Statistics<?> statistics);
 
   /** The bits a dictionary tells values apart by (numbers: their raw bits; binaries: a hash). */
@@ -24,176 +24,100 @@ abstract class FlatValues {
 
   abstract boolean same(int a, int b);
 
-  /** The values at {@code indexes[0 .. count)}, in that order. */
-  abstract FlatValues select(int[] indexes, int count);
+  /** Whether values with the same {@link #bits} are the same value (numbers), not merely alike (a hash). */
+  abstract boolean bitsIdentify();
 
-  static final class Longs extends FlatValues {
-    private final long[] values;
+  /** The fixed-width Parquet types of flat values. */
+  enum Kind {
+    INT32(4), INT64(8), FLOAT(4), DOUBLE(8);
 
-    Longs(long[] values) {
-      this.values = values;
-    }
+    final int width;
 
-    @Override
-    long plainSize(int from, int to) {
-      return 8L * (to - from);
-    }
-
-    @Override
-    byte[] plain(int from, int to) {
-      byte[] out = new byte[8 * (to - from)];
-      ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(values, from, to - from);
-      return out;
-    }
-
-    @Override
-    void updateStatistics(int from, int to, Statistics<?> statistics) {
-      for (int i = from; i < to; i++) {
-        statistics.updateStats(values[i]);
-      }
-    }
-
-    @Override
-    long bits(int value) {
-      return values[value];
-    }
-
-    @Override
-    boolean same(int a, int b) {
-      return values[a] == values[b];
-    }
-
-    @Override
-    FlatValues select(int[] indexes, int count) {
-      long[] selected = new long[count];
-      for (int i = 0; i < count; i++) {
-        selected[i] = values[indexes[i]];
-      }
-      return new Longs(selected);
+    Kind(int width) {
+      this.width = width;
     }
   }
 
-  static final class Doubles extends FlatValues {
-    private final double[] values;
+  /** Numbers, little-endian, {@code kind.width} bytes each: the blocks hold their PLAIN encoding. */
+  static final class Fixed extends FlatValues {
+    private final ValueBlocks values;
+    private final Kind kind;
+    private final int width;
 
-    Doubles(double[] values) {
+    Fixed(ValueBlocks values, Kind kind) {
       this.values = values;
+      this.kind = kind;
+      this.width = kind.width;
     }
 
     @Override
     long plainSize(int from, int to) {
-      return 8L * (to - from);
+      return (long) width * (to - from);
     }
 
     @Override
     byte[] plain(int from, int to) {
-      byte[] out = new byte[8 * (to - from)];
-      ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(values, from, to - from);
+      byte[] out = new byte[width * (to - from)];
+      values.copyTo((long) width * from, out, 0, out.length);
       return out;
     }
 
     @Override
-    void updateStatistics(int from, int to, Statistics<?> statistics) {
-      for (int i = from; i < to; i++) {
-        statistics.updateStats(values[i]);
-      }
-    }
-
-    @Override
-    long bits(int value) {
-      return Double.doubleToRawLongBits(values[value]);
-    }
-
-    @Override
-    boolean same(int a, int b) {
-      return bits(a) == bits(b);
-    }
-
-    @Override
-    FlatValues select(int[] indexes, int count) {
-      double[] selected = new double[count];
+    byte[] plain(int[] indexes, int count) {
+      byte[] out = new byte[width * count];
       for (int i = 0; i < count; i++) {
-        selected[i] = values[indexes[i]];
+        values.copyTo((long) width * indexes[i], out, i * width, width);
       }
-      return new Doubles(selected);
-    }
-  }
-
-  static final class Ints extends FlatValues {
-    private final int[] values;
-
-    Ints(int[] values) {
-      this.values = values;
-    }
-
-    @Override
-    long plainSize(int from, int to) {
-      return 4L * (to - from);
-    }
-
-    @Override
-    byte[] plain(int from, int to) {
-      byte[] out = new byte[4 * (to - from)];
-      ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(values, from, to - from);
       return out;
     }
 
     @Override
     void updateStatistics(int from, int to, Statistics<?> statistics) {
-      for (int i = from; i < to; i++) {
-        statistics.updateStats(values[i]);
+      if (from == to) {
+        return;
+      }
+      switch (kind) {
+        case INT32 -> {
+          // integers order as their values: the extremes are all the statistics need
+          int min = Integer.MAX_VALUE;
+          int max = Integer.MIN_VALUE;
+          for (int i = from; i < to; i++) {
+            int value = values.getInt(4L * i);
+            min = Math.min(min, value);
+            max = Math.max(max, value);
+          }
+          statistics.updateStats(min);
+          statistics.updateStats(max);
+        }
+        case INT64 -> {
+          long min = Long.MAX_VALUE;
+          long max = Long.MIN_VALUE;
+          for (int i = from; i < to; i++) {
+            long value = values.getLong(8L * i);
+            min = Math.min(min, value);
+            max = Math.max(max, value);
+          }
+          statistics.updateStats(min);
+          statistics.updateStats(max);
+        }
+        // Parquet's statistics handle NaN and signed zeros their own way: every value goes to them
+        case FLOAT -> {
+          for (int i = from; i < to; i++) {
+            statistics.updateStats(Float.intBitsToFloat(values.getInt(4L * i)));
+          }
+        }
+        case DOUBLE -> {
+          for (int i = from; i < to; i++) {
+            statistics.updateStats(Double.longBitsToDouble(values.getLong(8L * i)));
+          }
+        }
+        default -> throw new IllegalStateException("Cannot gather statistics of " + kind);
       }
     }
 
     @Override
     long bits(int value) {
-      return values[value];
-    }
-
-    @Override
-    boolean same(int a, int b) {
-      return values[a] == values[b];
-    }
-
-    @Override
-    FlatValues select(int[] indexes, int count) {
-      int[] selected = new int[count];
-      for (int i = 0; i < count; i++) {
-        selected[i] = values[indexes[i]];
-      }
-      return new Ints(selected);
-    }
-  }
-
-  static final class Floats extends FlatValues {
-    private final float[] values;
-
-    Floats(float[] values) {
-      this.values = values;
-    }
-
-    @Override
-    long plainSize(int from, int to) {
-      return 4L * (to - from);
-    }
-
-    @Override
-    byte[] plain(int from, int to) {
-      byte[] out = new byte[4 * (to - from)];
-      ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(values, from, to - from);
-      return out;
-    }
-
-    @Override
-    void updateStatistics(int from, int to, Statistics<?> statistics) {
-      for (int i = from; i < to; i++) {
-        statistics.updateStats(values[i]);
-      }
-    }
-
-    @Override
-    long bits(int value) {
-      return Float.floatToRawIntBits(values[value]);
+      return width == 8 ? values.getLong(8L * value) : values.getInt(4L * value);
     }
 
     @Override
@@ -202,88 +126,151 @@ abstract class FlatValues {
     }
 
     @Override
-    FlatValues select(int[] indexes, int count) {
-      float[] selected = new float[count];
-      for (int i = 0; i < count; i++) {
-        selected[i] = values[indexes[i]];
-      }
-      return new Floats(selected);
+    boolean bitsIdentify() {
+      return true;
     }
   }
 
-  /** Value {@code i} is {@code data[ends[i - 1] .. ends[i])}. */
+  /** Value {@code i} is the bytes {@code ends[i - 1] .. ends[i]} of {@code data} ({@code ends} as ints). */
   static final class Bytes extends FlatValues {
-    private final byte[] data;
-    private final int[] ends;
+    private final ValueBlocks data;
+    private final ValueBlocks ends;
 
-    Bytes(byte[] data, int[] ends) {
+    Bytes(ValueBlocks data, ValueBlocks ends) {
       this.data = data;
       this.ends = ends;
     }
 
     private int start(int value) {
-      return value == 0 ? 0 : ends[value - 1];
+      return value == 0 ? 0 : ends.getInt(4L * (value - 1));
+    }
+
+    private int end(int value) {
+      return ends.getInt(4L * value);
     }
 
     @Override
     long plainSize(int from, int to) {
-      return to == from ? 0 : 4L * (to - from) + ends[to - 1] - start(from);
+      return to == from ? 0 : 4L * (to - from) + end(to - 1) - start(from);
     }
 
     @Override
     byte[] plain(int from, int to) {
       byte[] out = new byte[(int) plainSize(from, to)];
       int pos = 0;
+      int start = start(from);
       for (int v = from; v < to; v++) {
-        int start = start(v);
-        int length = ends[v] - start;
-        out[pos] = (byte) length;
-        out[pos + 1] = (byte) (length >>> 8);
-        out[pos + 2] = (byte) (length >>> 16);
-        out[pos + 3] = (byte) (length >>> 24);
-        System.arraycopy(data, start, out, pos + 4, length);
-        pos += 4 + length;
+        int end = end(v);
+        pos = putValue(out, pos, start, end - start);
+        start = end;
       }
       return out;
     }
 
     @Override
+    byte[] plain(int[] indexes, int count) {
+      long size = 0;
+      for (int i = 0; i < count; i++) {
+        size += plainSize(indexes[i], indexes[i] + 1);
+      }
+      byte[] out = new byte[(int) size];
+      int pos = 0;
+      for (int i = 0; i < count; i++) {
+        int start = start(indexes[i]);
+        pos = putValue(out, pos, start, end(indexes[i]) - start);
+      }
+      return out;
+    }
+
+    private int putValue(byte[] out, int pos, int start, int length) {
+      out[pos] = (byte) length;
+      out[pos + 1] = (byte) (length >>> 8);
+      out[pos + 2] = (byte) (length >>> 16);
+      out[pos + 3] = (byte) (length >>> 24);
+      data.copyTo(start, out, pos + 4, length);
+      return pos + 4 + length;
+    }
+
+    @Override
     void updateStatistics(int from, int to, Statistics<?> statistics) {
       for (int i = from; i < to; i++) {
-        int start = start(i);
-        statistics.updateStats(Binary.fromConstantByteArray(data, start, ends[i] - start));
+        statistics.updateStats(binary(data, start(i), end(i) - start(i)));
       }
     }
 
-    /** FNV-1a over the bytes: a collision merely costs a comparison. */
+    /**
+     * A 64-bit hash of the bytes, eight at a time where the value lies in one block (a collision
+     * merely costs a comparison).
+     */
     @Override
     long bits(int value) {
-      long h = 0xcbf29ce484222325L;
-      for (int i = start(value); i < ends[value]; i++) {
-        h = (h ^ (data[i] & 0xff)) * 0x100000001b3L;
+      int start = start(value);
+      int length = end(value) - start;
+      if (length > 0 && ValueBlocks.inOneBlock(start, length)) {
+        return hash(data.blockOf(start), ValueBlocks.within(start), length);
       }
-      return h;
+      byte[] copy = new byte[length];
+      data.copyTo(start, copy, 0, length);
+      return hash(copy, 0, length);
+    }
+
+    static long hash(byte[] bytes, int from, int length) {
+      long h = length * 0x9E3779B97F4A7C15L;
+      int i = from;
+      int end = from + length;
+      for (; i + 8 <= end; i += 8) {
+        h = Long.rotateLeft(h ^ ((long) ValueBlocks.LONGS.get(bytes, i) * 0xC2B2AE3D27D4EB4FL), 31)
+            * 0x9E3779B97F4A7C15L;
+      }
+      long tail = 0;
+      for (int shift = 0; i < end; i++, shift += 8) {
+        tail |= (bytes[i] & 0xffL) << shift;
+      }
+      h = Long.rotateLeft(h ^ (tail * 0xC2B2AE3D27D4EB4FL), 31) * 0x9E3779B97F4A7C15L;
+      return h ^ (h >>> 29);
+    }
+
+    @Override
+    boolean bitsIdentify() {
+      return false;
     }
 
     @Override
     boolean same(int a, int b) {
-      return Arrays.equals(data, start(a), ends[a], data, start(b), ends[b]);
+      int startA = start(a);
+      int startB = start(b);
+      int length = end(a) - startA;
+      if (end(b) - startB != length) {
+        return false;
+      }
+      if (length == 0) {
+        return true;
+      }
+      if (ValueBlocks.inOneBlock(startA, length) && ValueBlocks.inOneBlock(startB, length)) {
+        int fromA = ValueBlocks.within(startA);
+        int fromB = ValueBlocks.within(startB);
+        return java.util.Arrays.equals(data.blockOf(startA), fromA, fromA + length, data.blockOf(startB), fromB,
+            fromB + length);
+      }
+      for (int i = 0; i < length; i++) {
+        if (data.getByte(startA + i) != data.getByte(startB + i)) {
+          return false;
+        }
+      }
+      return true;
     }
+  }
 
-    @Override
-    FlatValues select(int[] indexes, int count) {
-      int[] selectedEnds = new int[count];
-      int total = 0;
-      for (int i = 0; i < count; i++) {
-        total += ends[indexes[i]] - start(indexes[i]);
-        selectedEnds[i] = total;
-      }
-      byte[] selected = new byte[total];
-      for (int i = 0; i < count; i++) {
-        int start = start(indexes[i]);
-        System.arraycopy(data, start, selected, i == 0 ? 0 : selectedEnds[i - 1], ends[indexes[i]] - start);
-      }
-      return new Bytes(selected, selectedEnds);
+  /**
+   * Bytes {@code start .. start + length} of {@code data} as a Binary: over the block where they lie
+   * in one, else a copy. Valid until the blocks are cleared, after the file is written.
+   */
+  static Binary binary(ValueBlocks data, long start, int length) {
+    if (ValueBlocks.inOneBlock(start, length) && length > 0) {
+      return Binary.fromConstantByteArray(data.blockOf(start), ValueBlocks.within(start), length);
     }
+    byte[] copy = new byte[length];
+    data.copyTo(start, copy, 0, length);
+    return Binary.fromConstantByteArray(copy);
   }
 }

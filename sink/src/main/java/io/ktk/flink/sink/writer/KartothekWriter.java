@@ -213,15 +213,16 @@ public final class KartothekWriter
   }
 
   /**
-   * Gives back the arrays that empty buffers keep since the last checkpoint; if that is not
-   * enough, writes the largest buffers as part files (giving back their arrays) until a quarter of
-   * the budget is free again, so that with many partitions one search for the largest serves
-   * several files.
+   * Gives back the blocks and arrays that empty buffers keep since the last checkpoint, and
+   * pooled blocks to the heap; if that is not enough, writes the largest buffers as part files
+   * (their blocks go to the pool for the next rows) until a quarter of the budget is free again,
+   * so that with many partitions one search for the largest serves several files.
    */
   private void flushLargest() throws IOException {
     for (DatasetWriter dataset : datasets) {
       dataset.releaseIdle();
     }
+    budget.blocks().trim();
     if (!budget.exceeded()) {
       return;
     }
@@ -237,8 +238,8 @@ public final class KartothekWriter
     bySize.sort(Comparator.comparingLong(PartitionBuffer::allocatedBytes).reversed());
     long target = budget.limit() - budget.limit() / 4;
     for (PartitionBuffer buffer : bySize) {
-      if (budget.used() <= target) {
-        return;
+      if (budget.buffered() <= target) {
+        break;
       }
       DatasetWriter dataset = owner.get(buffer);
       LOG.debug("Dataset '{}': {} bytes buffered (budget {}), writing partition '{}' of {} bytes",
@@ -247,6 +248,7 @@ public final class KartothekWriter
       DataFile file = dataset.flush(buffer, false);
       metrics.fileWritten(file.rows(), file.bytes());
     }
+    budget.blocks().trim(); // the pool keeps what the budget allows: the room for the next rows
   }
 
   @Override
@@ -269,8 +271,11 @@ public final class KartothekWriter
         throw new SuppressRestartsException(e);
       }
       if (endOfInput) {
-        dataset.releaseIdle(); // no rows will come for the arrays the buffers keep
+        dataset.releaseIdle(); // no rows will come for the blocks and arrays the buffers keep
       }
+    }
+    if (endOfInput) {
+      budget.blocks().clear();
     }
     return batches;
   }

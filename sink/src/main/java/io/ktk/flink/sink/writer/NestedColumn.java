@@ -32,8 +32,11 @@ final class NestedColumn extends ColumnBuffer {
   private final Node root;
   private final List<Leaf> leaves = new ArrayList<>();
 
-  NestedColumn(LogicalType type, Account account) {
+  private final BlockPool pool;
+
+  NestedColumn(LogicalType type, Account account, BlockPool pool) {
     super(account);
+    this.pool = pool;
     this.root = node(type, 1, 0);
   }
 
@@ -48,7 +51,7 @@ final class NestedColumn extends ColumnBuffer {
       }
       return new StructNode(definition, children.toArray(Node[]::new));
     }
-    Leaf leaf = new Leaf(definition, ColumnBuffer.forType(type, account));
+    Leaf leaf = new Leaf(definition, ColumnBuffer.forType(type, account, pool));
     leaves.add(leaf);
     return leaf;
   }

@@ -24,7 +24,7 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Writes a partition buffer as one Parquet file, {@code <uuid>/table/<label>.parquet}, straight
- * from its column arrays. Flat columns of numbers and strings become pages in bulk ({@link
+ * from its column blocks. Flat columns of numbers and strings become pages in bulk ({@link
  * ChunkEncoder}: levels from the null bits, plain or dictionary values, statistics); the others
  * (nested, boolean, decimal) go row by row to Parquet's column writers, each leaf column's writer
  * getting the next value or a null with its levels (no record assembly, no boxing). Row groups are

@@ -23,7 +23,7 @@ final class PartitionBuffer implements ColumnBuffer.Account {
     this.positions = layout.positions();
     this.columns = new ColumnBuffer[positions.length];
     for (int c = 0; c < columns.length; c++) {
-      columns[c] = ColumnBuffer.forType(layout.types().get(c), this);
+      columns[c] = ColumnBuffer.forType(layout.types().get(c), this, budget.blocks());
     }
     this.indices = new IndexValues[layout.indexPositions().length];
     for (int i = 0; i < indices.length; i++) {
@@ -85,7 +85,10 @@ final class PartitionBuffer implements ColumnBuffer.Account {
     return allocated;
   }
 
-  /** Forgets every row, after they were written; the columns keep their arrays for the next rows. */
+  /**
+   * Forgets every row, after they were written; the columns keep their first blocks and their
+   * arrays for the next rows, and give their other blocks to the pool.
+   */
   void clear() {
     for (ColumnBuffer column : columns) {
       column.clear();
@@ -96,7 +99,7 @@ final class PartitionBuffer implements ColumnBuffer.Account {
     rows = 0;
   }
 
-  /** Forgets every row, after they were written; the arrays go back to the heap. */
+  /** Forgets every row, after they were written; blocks go to the pool, arrays back to the heap. */
   void release() {
     for (ColumnBuffer column : columns) {
       column.release();

@@ -2,6 +2,7 @@ package io.ktk.flink.sink.writer;
 
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -30,6 +31,9 @@ public interface RowKeyIds {
 
   /** Ids for the key made of the columns at {@code positions} of rows of {@code rowType}. */
   static RowKeyIds of(RowType rowType, int... positions) {
+    if (positions.length == 1 && rowType.getTypeAt(positions[0]).is(LogicalTypeFamily.CHARACTER_STRING)) {
+      return new StringKeyIds(positions[0]);
+    }
     return new RowFormatKeyIds(rowType, positions);
   }
 }

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Partition buffers keep their column arrays after a checkpoint wrote them (the next checkpoint
- * fills them again without growing them), and give them back when the memory is needed.
+ * Partition buffers keep their column blocks after a checkpoint wrote them (the next checkpoint
+ * fills them again: taken from the writer's pool, not allocated), and give them back when the
+ * memory is needed.
  */
 class BufferReuseTest {
   private static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
@@ -48,7 +49,30 @@ class BufferReuseTest {
     assertThat(second.files().get(0).rows()).as("no row of the first round is written again").isEqualTo(10_000);
 
     writer.releaseIdle();
-    assertThat(budget.used()).as("idle buffers give their arrays back").isZero();
+    assertThat(budget.buffered()).as("idle buffers give their blocks and arrays back").isZero();
+    assertThat(budget.used()).as("their blocks wait in the pool").isPositive();
+    budget.blocks().clear();
+    assertThat(budget.used()).as("and go back to the heap when no rows will come").isZero();
+  }
+
+  @Test
+  void buffersForgottenAfterTooManyPartitionsStopCountingAgainstTheBudget() throws Exception {
+    KartothekSinkConfig config = KartothekSink.forRowData(ROW_TYPE).store(dir.toUri().toString())
+        .dataset("events").partitionBy("p").build().config();
+    MemoryBudget budget = new MemoryBudget(config.memoryBudgetBytes());
+    DatasetWriter writer = new DatasetWriter(config, List.of(), new LocalObjectStore(dir), budget, false);
+    for (String partition : List.of("a", "b", "c")) {
+      appendRows(writer, partition, 5_000);
+    }
+    // more partitions than the writer retains (here 2): routing starts afresh, the buffers go
+    FileBatch batch = writer.prepareCommit("w", 2, file -> {}).orElseThrow();
+    assertThat(batch.files()).hasSize(3);
+    assertThat(budget.buffered()).as("no buffer is left to hold memory").isZero();
+    budget.blocks().clear();
+    assertThat(budget.used()).isZero();
+
+    appendRows(writer, "d", 10);
+    assertThat(writer.prepareCommit("w", 2, file -> {}).orElseThrow().files().get(0).rows()).isEqualTo(10);
   }
 
   private static void appendRows(DatasetWriter writer, String partition, int rows) {

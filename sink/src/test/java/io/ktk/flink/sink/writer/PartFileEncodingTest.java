@@ -100,7 +100,7 @@ class PartFileEncodingTest {
 
   private static ColumnBuffer column(org.apache.flink.table.types.DataType type, int rows,
       java.util.function.IntFunction<Object> value) {
-    ColumnBuffer column = ColumnBuffer.forType(type.getLogicalType(), bytes -> {});
+    ColumnBuffer column = ColumnBuffer.forType(type.getLogicalType(), bytes -> {}, new MemoryBudget(1L << 30).blocks());
     for (int i = 0; i < rows; i++) {
       column.append(GenericRowData.of(value.apply(i)), 0);
     }
