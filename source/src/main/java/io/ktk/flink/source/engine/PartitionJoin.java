@@ -155,7 +155,8 @@ public final class PartitionJoin {
         }
       }
       DatasetCells loaded = new DatasetCells(dataset, query.query().semantics());
-      loaded.load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
+      new DatasetLoader(dataset, query.query().semantics(), loaded)
+          .load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
       cells.add(loaded);
     }
     // ranked key columns (strings, binaries, decimals) share their ranks across the datasets
