@@ -60,8 +60,10 @@ final class DatasetLoader {
   void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions, boolean prune,
       RowGroupCounters counters) throws IOException {
     long expected = files.stream().mapToLong(PlannedFile::rows).sum();
-    if (conditions.isEmpty() && expected > 0 && expected < Integer.MAX_VALUE) {
-      // every row is kept: room for all at once, so columns are not regrown file by file
+    boolean rowsDropped = conditions.stream()
+        .anyMatch(condition -> !failingRowsCount || keyNames.contains(condition.columnName()));
+    if (!rowsDropped && expected > 0 && expected < Integer.MAX_VALUE) {
+      // every row is kept (for its key at least): room for all at once, so columns are not regrown file by file
       cells.expect((int) expected);
     }
     List<String> names = dataset.readColumnNames();
