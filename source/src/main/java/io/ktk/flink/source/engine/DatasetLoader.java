@@ -7,6 +7,7 @@ import io.ktk.flink.source.query.QuerySemantics;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.metadata.PrimaryKey;
 import io.ktk.flink.state.parquet.ColumnStatistics;
+import io.ktk.flink.state.parquet.FooterCache;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
 import io.ktk.flink.state.parquet.RowSelection;
 import io.ktk.flink.state.parquet.StoreInputFile;
@@ -40,11 +41,14 @@ final class DatasetLoader {
   private final boolean filterFirst;
   private final Set<String> keyNames = new HashSet<>();
   private final DatasetCells cells;
+  private final FooterCache footers;
   /** Whether a row failing a payload condition still counts, as the newest row of its key. */
   private final boolean failingRowsCount;
 
-  DatasetLoader(DatasetRead dataset, QuerySemantics semantics, DatasetCells cells) {
+  /** @param footers the footers of files read before (by this reader), or null */
+  DatasetLoader(DatasetRead dataset, QuerySemantics semantics, DatasetCells cells, FooterCache footers) {
     this.dataset = dataset;
+    this.footers = footers;
     this.merge = dataset.merge();
     this.filterFirst = semantics == QuerySemantics.KARTOTHEK;
     this.cells = cells;
@@ -75,7 +79,7 @@ final class DatasetLoader {
         continue;
       }
       try (ParquetRowsReader reader = ParquetRowsReader.open(
-          new StoreInputFile(store, file.key(), file.bytes(), StoreInputFile.DEFAULT_READ_AHEAD))) {
+          new StoreInputFile(store, file.key(), file.bytes(), StoreInputFile.DEFAULT_READ_AHEAD), true, footers)) {
         Set<String> present = new HashSet<>();
         reader.arrowSchema().getFields().forEach(field -> present.add(field.getName()));
         FileProjection all = FileProjection.of(dataset, file, dataset.readColumns(), present, true);

@@ -8,6 +8,7 @@ import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.TypedCondition;
+import io.ktk.flink.state.parquet.FooterCache;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
@@ -50,6 +51,7 @@ public final class PartitionJoin {
   private final Source[] sources;
   private final boolean prune;
   private final RowGroupCounters counters;
+  private final FooterCache footers;
   private final KeySort sort = new KeySort();
 
   /**
@@ -57,6 +59,15 @@ public final class PartitionJoin {
    * @param counters counts the row groups read and pruned
    */
   public PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters) {
+    this(query, prune, counters, null);
+  }
+
+  /**
+   * @param footers where the footers of the files read are kept for reading them again (shared by
+   *     the joins of one reader, across queries of a continuous source), or null
+   */
+  public PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters, FooterCache footers) {
+    this.footers = footers;
     this.query = query;
     this.prune = prune;
     this.counters = counters;
@@ -155,7 +166,7 @@ public final class PartitionJoin {
         }
       }
       DatasetCells loaded = new DatasetCells(dataset, query.query().semantics());
-      new DatasetLoader(dataset, query.query().semantics(), loaded)
+      new DatasetLoader(dataset, query.query().semantics(), loaded, footers)
           .load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
       cells.add(loaded);
     }

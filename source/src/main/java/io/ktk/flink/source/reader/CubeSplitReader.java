@@ -9,6 +9,7 @@ import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.state.parquet.FooterCache;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.util.AbstractList;
@@ -43,6 +44,8 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
   private final QuerySettings settings;
   private final RecordFormat<T> format;
   private final RowGroupCounters counters = new RowGroupCounters();
+  /** Footers of the files read, kept across splits and the versions a continuous source moves to. */
+  private final FooterCache footers = new FooterCache();
   private final Counter prunedMetric;
   private long prunedReported;
   private final Queue<CubeSplit> splits = new ArrayDeque<>();
@@ -169,7 +172,7 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
     PartitionJoin join = joins.get(split.versions());
     if (join == null) {
       TargetSnapshot snapshot = TargetSnapshot.at(store, settings.target(), split.versions());
-      join = new PartitionJoin(snapshot.resolve(settings.query()), true, counters);
+      join = new PartitionJoin(snapshot.resolve(settings.query()), true, counters, footers);
       joins.put(split.versions(), join);
     }
     return join;

@@ -10,24 +10,19 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 /**
  * Reads a Parquet file as rows of typed Java values (the convention of {@link
@@ -89,12 +84,29 @@ public final class ParquetRowsReader implements AutoCloseable {
    * verifyPageChecksums} (what {@link #open(InputFile)} does), or trusting the bytes when not.
    */
   public static ParquetRowsReader open(InputFile file, boolean verifyPageChecksums) throws IOException {
+    return open(file, verifyPageChecksums, null);
+  }
+
+  /**
+   * Opens {@code file} as {@link #open(InputFile, boolean)} does, taking its footer from {@code
+   * footers} when it holds the footer of a file of this name and size (null: no cache), and putting
+   * it there after reading it otherwise.
+   */
+  public static ParquetRowsReader open(InputFile file, boolean verifyPageChecksums, FooterCache footers)
+      throws IOException {
     requireNonNull(file, "file is null");
     String name = file.toString();
     long length = file.getLength();
     SeekableInputStream in = file.newStream();
     try {
-      return new ParquetRowsReader(name, in, ParquetChunks.readFooter(name, in, length), verifyPageChecksums);
+      ParquetChunks.Footer footer = footers == null ? null : footers.get(name, length);
+      if (footer == null) {
+        footer = ParquetChunks.readFooter(name, in, length);
+        if (footers != null) {
+          footers.put(name, length, footer);
+        }
+      }
+      return new ParquetRowsReader(name, in, footer, verifyPageChecksums);
     } catch (EOFException e) {
       in.close();
       throw corrupt(name, e);
@@ -141,7 +153,7 @@ public final class ParquetRowsReader implements AutoCloseable {
    * UncheckedIOException} when the store fails.
    */
   public Iterator<List<Object>> rows(List<String> columns) {
-    Projection projection = project(columns);
+    RowProjection projection = project(columns);
     return new Iterator<>() {
       private int group;
       private RecordReader<List<Object>> records;
@@ -204,7 +216,7 @@ public final class ParquetRowsReader implements AutoCloseable {
    * {@link #rows} for the columns and the exceptions.
    */
   public Iterator<List<Object>> rowGroupRows(int index, List<String> columns) {
-    Projection projection = project(columns);
+    RowProjection projection = project(columns);
     long count = footer.getBlocks().get(index).getRowCount();
     return new Iterator<>() {
       private RecordReader<List<Object>> records;
@@ -235,7 +247,7 @@ public final class ParquetRowsReader implements AutoCloseable {
 
   /** The rows of one row group; see {@link #rows}. */
   public List<List<Object>> readRowGroup(int index, List<String> columns) throws IOException {
-    Projection projection = project(columns);
+    RowProjection projection = project(columns);
     long count = footer.getBlocks().get(index).getRowCount();
     List<List<Object>> rows = new ArrayList<>();
     if (count == 0) {
@@ -302,17 +314,7 @@ public final class ParquetRowsReader implements AutoCloseable {
    * {@link IOException} for store failures.
    */
   public PageReadStore rowGroupPages(int index, List<String> columns) throws IOException {
-    Projection projection = project(columns);
-    try {
-      return ParquetChunks.readRowGroup(name, in, index, footer.getBlocks().get(index), projection.requested, codecs,
-          verifyChecksums);
-    } catch (EOFException e) {
-      throw corrupt(name, e);
-    } catch (FileNotFoundException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw corrupt(name, e);
-    }
+    return pages(index, requested(columns, null));
   }
 
   /**
@@ -340,82 +342,13 @@ public final class ParquetRowsReader implements AutoCloseable {
     in.close();
   }
 
-  private Projection project(List<String> columns) {
-    List<Integer> positions = new ArrayList<>();
-    MessageType requested = requested(columns, positions);
-    return new Projection(requested, positions.stream().mapToInt(Integer::intValue).toArray(), columns.size());
+  private RowProjection project(List<String> columns) {
+    return RowProjection.of(this, columns);
   }
 
-  /**
-   * The file's top-level fields named {@code columns}, in the file's order; {@code positions}, when
-   * given, gets each one's position in {@code columns}.
-   */
+  /** The file's top-level fields named {@code columns}, in the file's order (checked: {@link RowProjection}). */
   private MessageType requested(List<String> columns, List<Integer> positions) {
-    requireNonNull(columns, "columns is null");
-    Map<String, Integer> slots = new HashMap<>();
-    for (int i = 0; i < columns.size(); i++) {
-      String column = columns.get(i);
-      if (!schema.containsField(column)) {
-        throw new IllegalArgumentException(
-            "Cannot read column " + column + " from " + name + ": the file has columns "
-                + arrowSchema.getFields().stream().map(Field::getName).toList());
-      }
-      if (slots.put(column, i) != null) {
-        throw new IllegalArgumentException("Cannot read column " + column + " from " + name + " twice");
-      }
-    }
-    // The projection keeps the file's column order; slots put each column where the caller wants it.
-    List<Type> fields = new ArrayList<>();
-    for (Type field : schema.getFields()) {
-      Integer slot = slots.get(field.getName());
-      if (slot != null) {
-        fields.add(field);
-        if (positions != null) {
-          positions.add(slot);
-        }
-      }
-    }
-    return new MessageType(schema.getName(), fields);
-  }
-
-  private final class Projection {
-    private final MessageType requested;
-    private final MessageColumnIO columnIO;
-    private final RowConverters.RowMaterializer materializer;
-
-    Projection(MessageType requested, int[] slots, int width) {
-      this.requested = requested;
-      String createdBy = footer.getFileMetaData().getCreatedBy();
-      this.columnIO = new ColumnIOFactory(createdBy, false).getColumnIO(requested, schema);
-      try {
-        this.materializer = new RowConverters.RowMaterializer(requested, slots, width);
-      } catch (CorruptDatasetException e) {
-        throw new CorruptDatasetException("Cannot read Parquet file " + name + ": " + e.getMessage(), e);
-      }
-    }
-
-    RecordReader<List<Object>> open(int rowGroup) throws IOException {
-      try {
-        return columnIO.getRecordReader(
-            ParquetChunks.readRowGroup(
-                name, in, rowGroup, footer.getBlocks().get(rowGroup), requested, codecs, verifyChecksums),
-            materializer);
-      } catch (EOFException e) {
-        throw corrupt(name, e);
-      } catch (FileNotFoundException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        throw corrupt(name, e);
-      }
-    }
-
-    List<Object> read(RecordReader<List<Object>> records) {
-      try {
-        return records.read();
-      } catch (RuntimeException e) {
-        throw corrupt(name, e);
-      }
-    }
+    return RowProjection.requested(this, columns, positions);
   }
 
   static CorruptDatasetException corrupt(String name, Exception e) {
