@@ -107,6 +107,16 @@ final class DatasetCells {
     anyPassed |= count > 0;
   }
 
+  /** The number of rows appended. */
+  int rows() {
+    return rows;
+  }
+
+  /** Per row appended (up to {@link #rows()}), whether it passes the conditions; read only. */
+  boolean[] passes() {
+    return passes;
+  }
+
   /** Whether any row appended so far passes the conditions. */
   boolean anyPassed() {
     return anyPassed;

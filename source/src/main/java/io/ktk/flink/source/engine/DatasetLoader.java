@@ -33,7 +33,7 @@ import java.util.Set;
  * kept only to stand for its key (it may be the newest row of a cell whose older row passed, and
  * then drops the cell: the merge decides which row of a cell wins before its conditions count) and
  * is never returned. A row group none of whose rows is kept decodes nothing beyond the condition
- * columns.
+ * columns. {@link KeyFilter}s from restricted datasets read before act as conditions on key columns.
  */
 final class DatasetLoader {
   private final DatasetRead dataset;
@@ -44,6 +44,9 @@ final class DatasetLoader {
   private final FooterCache footers;
   /** Whether a row failing a payload condition still counts, as the newest row of its key. */
   private final boolean failingRowsCount;
+  private List<KeyFilter> filters = List.of();
+  /** The position among the read columns of each filter's column. */
+  private int[] filterPositions = new int[0];
 
   /** @param footers the footers of files read before (by this reader), or null */
   DatasetLoader(DatasetRead dataset, QuerySemantics semantics, DatasetCells cells, FooterCache footers) {
@@ -63,8 +66,20 @@ final class DatasetLoader {
    */
   void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions, boolean prune,
       RowGroupCounters counters) throws IOException {
+    load(store, files, conditions, List.of(), prune, counters);
+  }
+
+  /**
+   * Like {@link #load(ObjectStore, List, List, boolean, RowGroupCounters)}, dropping also the rows
+   * that {@code filters} (on key columns of this dataset) rule out.
+   */
+  void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions, List<KeyFilter> filters,
+      boolean prune, RowGroupCounters counters) throws IOException {
+    List<String> readNames = dataset.readColumnNames();
+    this.filters = filters;
+    filterPositions = filters.stream().mapToInt(filter -> readNames.indexOf(filter.column())).toArray();
     long expected = files.stream().mapToLong(PlannedFile::rows).sum();
-    boolean rowsDropped = conditions.stream()
+    boolean rowsDropped = !filters.isEmpty() || conditions.stream()
         .anyMatch(condition -> !failingRowsCount || keyNames.contains(condition.columnName()));
     if (!rowsDropped && expected > 0 && expected < Integer.MAX_VALUE) {
       // every row is kept (for its key at least): room for all at once, so columns are not regrown file by file
@@ -175,7 +190,9 @@ final class DatasetLoader {
     boolean[] early = new boolean[width];
     List<String> earlyNames = new ArrayList<>();
     List<Integer> earlyColumns = new ArrayList<>();
-    for (int position : conditionPositions) {
+    int[] earlyPositions = java.util.stream.IntStream.concat(Arrays.stream(conditionPositions),
+        Arrays.stream(filterPositions)).toArray();
+    for (int position : earlyPositions) {
       if (!early[position] && slots[position] >= 0) {
         early[position] = true;
         earlyNames.add(readable.get(slots[position]));
@@ -287,6 +304,14 @@ final class DatasetLoader {
         TypedCondition condition = conditions.get(c);
         if (keyNames.contains(condition.columnName()) == onKeys) {
           ConditionTests.apply(condition, byColumn[positions[c]], count, passes, 0);
+        }
+      }
+      if (onKeys) {
+        for (int f = 0; f < filters.size(); f++) {
+          TypedVector vector = byColumn[filterPositions[f]];
+          if (vector != null) {
+            filters.get(f).apply(vector, count, passes);
+          }
         }
       }
       if (onKeys || !failingRowsCount) {

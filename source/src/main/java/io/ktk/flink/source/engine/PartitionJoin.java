@@ -157,19 +157,42 @@ public final class PartitionJoin {
   private List<DatasetCells> load(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
     List<TypedCondition> groupConditions = group == null ? List.of() : groupConditions(group);
     List<DatasetRead> datasets = query.datasets();
-    List<DatasetCells> cells = new ArrayList<>(datasets.size());
-    for (DatasetRead dataset : datasets) {
+    // restricted datasets first: what passes in them filters the others' rows by key (KeyFilter)
+    List<Integer> order = new ArrayList<>();
+    for (int d = 0; d < datasets.size(); d++) {
+      if (datasets.get(d).role() == DatasetRole.RESTRICTED) {
+        order.add(d);
+      }
+    }
+    for (int d = 0; d < datasets.size(); d++) {
+      if (datasets.get(d).role() != DatasetRole.RESTRICTED) {
+        order.add(d);
+      }
+    }
+    DatasetCells[] loadedCells = new DatasetCells[datasets.size()];
+    List<KeyFilter> filters = new ArrayList<>();
+    for (int d : order) {
+      DatasetRead dataset = datasets.get(d);
       List<TypedCondition> conditions = new ArrayList<>(dataset.conditions());
       for (TypedCondition condition : groupConditions) {
         if (dataset.readColumnNames().contains(condition.columnName())) {
           conditions.add(condition);
         }
       }
+      List<String> keys = keyNames.get(d);
+      List<KeyFilter> applicable = filters.stream().filter(filter -> keys.contains(filter.column())).toList();
       DatasetCells loaded = new DatasetCells(dataset, query.query().semantics());
       new DatasetLoader(dataset, query.query().semantics(), loaded, footers)
-          .load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
-      cells.add(loaded);
+          .load(store, partition.filesOf(dataset.datasetId()), conditions, applicable, prune, counters);
+      loadedCells[d] = loaded;
+      if (dataset.role() == DatasetRole.RESTRICTED && dataset.merge() == RowMerge.CELLS) {
+        KeyFilter filter = keyFilter(keys, loaded);
+        if (filter != null) {
+          filters.add(filter);
+        }
+      }
     }
+    List<DatasetCells> cells = new ArrayList<>(List.of(loadedCells));
     // ranked key columns (strings, binaries, decimals) share their ranks across the datasets
     Map<String, KeyRanks> ranksByColumn = new HashMap<>();
     List<KeyRanks[]> ranks = new ArrayList<>();
@@ -197,6 +220,22 @@ public final class PartitionJoin {
       cells.get(d).keep(sort);
     }
     return cells;
+  }
+
+  /**
+   * The filter from the passing rows of a restricted dataset on the key column of its that holds the
+   * most distinct passing values (the most selective), or null when none of its key columns can be
+   * filtered.
+   */
+  private static KeyFilter keyFilter(List<String> keys, DatasetCells cells) {
+    KeyFilter best = null;
+    for (int c = 0; c < keys.size(); c++) {
+      KeyFilter filter = KeyFilter.of(keys.get(c), cells.column(c), cells.passes(), cells.rows());
+      if (filter != null && (best == null || filter.distinct() > best.distinct())) {
+        best = filter;
+      }
+    }
+    return best;
   }
 
   /**
