@@ -1,22 +1,13 @@
 package io.ktk.flink.source.engine;
 
 import io.ktk.flink.source.planner.DatasetRead;
-import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.QuerySemantics;
-import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.metadata.PrimaryKey;
-import io.ktk.flink.state.parquet.ColumnStatistics;
-import io.ktk.flink.state.parquet.ParquetRowsReader;
-import io.ktk.flink.state.parquet.StoreInputFile;
-import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.vector.TypedVector;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The rows of one dataset in one partition of a query group, one per key, after de-duplication
@@ -41,24 +32,20 @@ import java.util.Set;
  * by value instead of sorted. The kept rows ({@link #cells()}) are then in key order, ready to be
  * merged with other datasets' cells.
  *
- * <p>A read column missing from a file (a column added to the schema after the file was written)
- * reads as null; a missing key column means the file does not belong to the dataset.
+ * <p>Rows that cannot decide a kept row are never appended ({@link DatasetLoader} reads them no
+ * further than their condition columns): a row failing a condition on a key column (every row of
+ * its key fails it), or any failing row where failing rows have no effect (a projected seed,
+ * Kartothek semantics, a plain dataset without a key). A read column missing from a file (a column
+ * added to the schema after the file was written) reads as null; a missing key column means the
+ * file does not belong to the dataset.
  */
 final class DatasetCells {
   private final DatasetRead dataset;
   private final RowMerge merge;
   /** Kartothek semantics: filter rows, then keep the last passing row of each key. */
   private final boolean filterFirst;
-  private final Set<String> keyNames = new HashSet<>();
   private final AppendedColumn[] columns;
   private boolean[] passes = new boolean[1024];
-  /**
-   * Rows that cannot decide a kept row, so de-duplication leaves them out: they fail a condition on
-   * a key column (every row of their key fails it), or any condition where failing rows have no
-   * effect (a projected seed, Kartothek semantics).
-   */
-  private boolean[] dropped = new boolean[1024];
-  private int droppedCount;
   private int rows;
   private boolean anyPassed;
   /** The keys, one column each ({@link #encodeKeys}). */
@@ -76,173 +63,68 @@ final class DatasetCells {
     this.dataset = dataset;
     this.merge = dataset.merge();
     this.filterFirst = semantics == QuerySemantics.KARTOTHEK;
-    dataset.keyColumns().forEach(field -> keyNames.add(field.getName()));
     columns = new AppendedColumn[dataset.readColumns().size()];
     Arrays.setAll(columns, i -> new AppendedColumn());
   }
 
-  /**
-   * Reads {@code files} (in write order), testing rows with {@code conditions} (on read columns).
-   * With {@code prune}, a row group whose statistics prove that all its rows fail a condition is
-   * not tested: skipped when that cannot change the result, else read for its keys only.
-   */
-  void load(ObjectStore store, List<PlannedFile> files, List<TypedCondition> conditions, boolean prune,
-      RowGroupCounters counters) throws IOException {
-    long expected = files.stream().mapToLong(PlannedFile::rows).sum();
-    if (expected > 0 && expected < Integer.MAX_VALUE) {
-      // room for all rows at once: columns are not regrown file by file
-      Arrays.stream(columns).forEach(column -> column.expect((int) expected));
-      passes = Arrays.copyOf(passes, Math.max(passes.length, (int) expected));
-      dropped = Arrays.copyOf(dropped, passes.length);
-    }
-    List<String> names = dataset.readColumnNames();
-    int[] conditionPositions = conditions.stream().mapToInt(c -> names.indexOf(c.columnName())).toArray();
-    for (PlannedFile file : files) {
-      if (columns.length == 0 && file.rows() >= 0) {
-        // only partition columns are asked for (a plain dataset): the logged row count says it all
-        appendPassing((int) file.rows());
-        continue;
-      }
-      try (ParquetRowsReader reader = ParquetRowsReader.open(
-          new StoreInputFile(store, file.key(), file.bytes(), StoreInputFile.DEFAULT_READ_AHEAD))) {
-        Set<String> present = new HashSet<>();
-        reader.arrowSchema().getFields().forEach(field -> present.add(field.getName()));
-        FileProjection all = FileProjection.of(dataset, file, dataset.readColumns(), present, true);
-        FileProjection keysOnly = FileProjection.of(dataset, file, dataset.keyColumns(), present, false);
-        if (columns.length == 0) {
-          appendPassing(Math.toIntExact(reader.rowCount()));
-          continue;
-        }
-        for (int group = 0; group < reader.rowGroups().size(); group++) {
-          if (file.keysOnly()) {
-            read(reader, group, keysOnly, null, conditionPositions);
-            continue;
-          }
-          // Kartothek's reader skips row groups by their statistics, and for != that changes rows: always
-          Pruned pruned = prune || filterFirst ? pruned(reader, group, conditions, present) : Pruned.NO;
-          switch (pruned) {
-            case NO -> {
-              counters.countRead();
-              read(reader, group, all, conditions, conditionPositions);
-            }
-            case SKIP -> counters.countSkipped();
-            case BY_PAYLOAD -> {
-              // Its rows all fail, but one may be the newest row of a cell whose older row passed (the
-              // last-written row decides): read its keys as failing, unless no row passed yet.
-              if (!anyPassed) {
-                counters.countSkipped();
-              } else {
-                counters.countKeysOnly();
-                read(reader, group, keysOnly, null, conditionPositions);
-              }
-            }
-            default -> throw new IllegalStateException("Unexpected pruning " + pruned);
-          }
-        }
-      }
-    }
+  /** The number of read columns (those of {@link DatasetRead#readColumns}). */
+  int width() {
+    return columns.length;
   }
 
-  private enum Pruned { NO, SKIP, BY_PAYLOAD }
-
-  /**
-   * Whether a row group can be pruned, and how: a failing condition on a key column fails every
-   * row of the group's cells wherever they are (skip); for a projected dataset a failing row has no
-   * effect (skip); otherwise the failing rows may still overwrite older rows of their cells. With
-   * Kartothek semantics failing rows have no effect either (skip).
-   */
-  private Pruned pruned(ParquetRowsReader reader, int group, List<TypedCondition> conditions, Set<String> present) {
-    Pruned pruned = Pruned.NO;
-    long groupRows = reader.rowGroups().get(group).getRowCount();
-    for (TypedCondition condition : conditions) {
-      String column = condition.columnName();
-      ColumnStatistics statistics = present.contains(column)
-          ? reader.statistics(group, column) : RowGroupPruning.absent(groupRows);
-      if (RowGroupPruning.excludes(condition, statistics)) {
-        if (filterFirst || merge == RowMerge.NONE || dataset.projected() || keyNames.contains(column)) {
-          return Pruned.SKIP;
-        }
-        pruned = Pruned.BY_PAYLOAD;
-      }
-    }
-    return pruned;
+  /** Makes room for {@code count} rows at once, so that columns are not regrown file by file. */
+  void expect(int count) {
+    Arrays.stream(columns).forEach(column -> column.expect(count));
+    passes = Arrays.copyOf(passes, Math.max(passes.length, count));
   }
 
-  /** Appends a row group's rows; with {@code conditions} null they are keys only, and fail. */
-  private void read(ParquetRowsReader reader, int group, FileProjection projection, List<TypedCondition> conditions,
-      int[] conditionPositions) throws IOException {
-    int count = Math.toIntExact(reader.rowGroups().get(group).getRowCount());
-    if (count == 0) {
-      return;
-    }
-    List<TypedVector> read = reader.readColumns(group, projection.readable());
-    TypedVector[] byColumn = new TypedVector[columns.length];
-    for (int i = 0; i < projection.slots().length; i++) {
-      int slot = projection.slots()[i];
-      byColumn[i] = slot < 0 ? null : read.get(slot);
-    }
+  /**
+   * Appends {@code count} rows: {@code byColumn} holds a vector per read column (null: the file
+   * lacks it, all null), {@code rowPasses} whether each row passes the conditions (null: none does,
+   * the rows stand for their keys only).
+   */
+  void append(TypedVector[] byColumn, boolean[] rowPasses, int count) {
     for (int i = 0; i < columns.length; i++) {
       columns[i].append(byColumn[i], count);
     }
     grow(count);
-    if (conditions != null) {
-      test(byColumn, count, conditions, conditionPositions);
-      if (projection.deleted() >= 0) {
-        deletesFail(read.get(projection.deleted()), count);
+    if (rowPasses == null) {
+      Arrays.fill(passes, rows, rows + count, false);
+    } else {
+      System.arraycopy(rowPasses, 0, passes, rows, count);
+      for (int row = 0; row < count && !anyPassed; row++) {
+        anyPassed = rowPasses[row];
       }
     }
     rows += count;
-  }
-
-  /** A delete (its {@value PrimaryKey#DELETED_COLUMN} true) fails: the key then has no row. */
-  private void deletesFail(TypedVector deleted, int count) {
-    for (int row = 0; row < count; row++) {
-      if (Boolean.TRUE.equals(deleted.get(row))) {
-        passes[rows + row] = false;
-      }
-    }
   }
 
   /** Appends {@code count} rows of no read column, all passing (there is no condition to test). */
-  private void appendPassing(int count) {
+  void appendPassing(int count) {
     grow(count);
     Arrays.fill(passes, rows, rows + count, true);
     rows += count;
+    anyPassed |= count > 0;
+  }
+
+  /** The number of rows appended. */
+  int rows() {
+    return rows;
+  }
+
+  /** Per row appended (up to {@link #rows()}), whether it passes the conditions; read only. */
+  boolean[] passes() {
+    return passes;
+  }
+
+  /** Whether any row appended so far passes the conditions. */
+  boolean anyPassed() {
+    return anyPassed;
   }
 
   private void grow(int count) {
     if (rows + count > passes.length) {
       passes = Arrays.copyOf(passes, Math.max(rows + count, passes.length * 2));
-      dropped = Arrays.copyOf(dropped, passes.length);
-    }
-  }
-
-  /**
-   * Tests the conditions on the rows just read: those on key columns first, whose failing rows are
-   * {@link #dropped}, then the others (whose failing rows are dropped too where failing rows have
-   * no effect).
-   */
-  private void test(TypedVector[] byColumn, int count, List<TypedCondition> conditions, int[] positions) {
-    Arrays.fill(passes, rows, rows + count, true);
-    boolean failingRowsCount = merge != RowMerge.NONE && !filterFirst && !dataset.projected();
-    for (boolean onKeys : new boolean[] {true, false}) {
-      for (int c = 0; c < positions.length; c++) {
-        TypedCondition condition = conditions.get(c);
-        if (keyNames.contains(condition.columnName()) == onKeys) {
-          ConditionTests.apply(condition, byColumn[positions[c]], count, passes, rows);
-        }
-      }
-      if (onKeys || !failingRowsCount) {
-        for (int row = rows; row < rows + count; row++) {
-          if (!passes[row] && !dropped[row]) {
-            dropped[row] = true;
-            droppedCount++;
-          }
-        }
-      }
-    }
-    for (int row = 0; row < count && !anyPassed; row++) {
-      anyPassed = passes[rows + row];
     }
   }
 
@@ -255,7 +137,7 @@ final class DatasetCells {
     for (int c = 0; c < kinds.size(); c++) {
       keyVectors.add(columns[c].vector());
     }
-    columnKeys = CellKeys.encode(kinds, keyVectors, rows, ranks, droppedCount > 0 ? dropped : null);
+    columnKeys = CellKeys.encode(kinds, keyVectors, rows, ranks);
     keys = columnKeys;
   }
 
@@ -285,15 +167,11 @@ final class DatasetCells {
     if (single != null && rows > 0 && keepDense(single)) {
       return;
     }
-    int count = rows - droppedCount;
+    int count = rows;
     cells = new int[count];
     cellCount = 0;
     int[] order = new int[count];
-    for (int row = 0, i = 0; row < rows; row++) {
-      if (!dropped[row]) {
-        order[i++] = row;
-      }
-    }
+    Arrays.setAll(order, row -> row);
     sort.sort(keys, order, count);
     long[] sorted = null;
     if (single != null) {
@@ -361,13 +239,11 @@ final class DatasetCells {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int row = 0; row < rows; row++) {
-      if (!dropped[row]) {
-        min = Math.min(min, words[row]);
-        max = Math.max(max, words[row]);
-      }
+      min = Math.min(min, words[row]);
+      max = Math.max(max, words[row]);
     }
     long range = max - min;
-    if (min > max || range < 0 || range >= 4L * (rows - droppedCount) + 1024) {
+    if (min > max || range < 0 || range >= 4L * rows + 1024) {
       return false;
     }
     int[] placed = new int[(int) range + 1];
@@ -386,9 +262,7 @@ final class DatasetCells {
       }
     } else {
       for (int row = 0; row < rows; row++) {
-        if (!dropped[row]) {
-          placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
-        }
+        placed[(int) (words[row] - min)] = passes[row] ? row + 1 : 0;
       }
     }
     slots = placed;

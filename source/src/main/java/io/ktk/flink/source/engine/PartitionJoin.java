@@ -8,6 +8,7 @@ import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.TypedCondition;
+import io.ktk.flink.state.parquet.FooterCache;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
@@ -50,6 +51,7 @@ public final class PartitionJoin {
   private final Source[] sources;
   private final boolean prune;
   private final RowGroupCounters counters;
+  private final FooterCache footers;
   private final KeySort sort = new KeySort();
 
   /**
@@ -57,6 +59,15 @@ public final class PartitionJoin {
    * @param counters counts the row groups read and pruned
    */
   public PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters) {
+    this(query, prune, counters, null);
+  }
+
+  /**
+   * @param footers where the footers of the files read are kept for reading them again (shared by
+   *     the joins of one reader, across queries of a continuous source), or null
+   */
+  public PartitionJoin(ResolvedQuery query, boolean prune, RowGroupCounters counters, FooterCache footers) {
+    this.footers = footers;
     this.query = query;
     this.prune = prune;
     this.counters = counters;
@@ -146,18 +157,42 @@ public final class PartitionJoin {
   private List<DatasetCells> load(ObjectStore store, QueryGroup group, GroupPartition partition) throws IOException {
     List<TypedCondition> groupConditions = group == null ? List.of() : groupConditions(group);
     List<DatasetRead> datasets = query.datasets();
-    List<DatasetCells> cells = new ArrayList<>(datasets.size());
-    for (DatasetRead dataset : datasets) {
+    // restricted datasets first: what passes in them filters the others' rows by key (KeyFilter)
+    List<Integer> order = new ArrayList<>();
+    for (int d = 0; d < datasets.size(); d++) {
+      if (datasets.get(d).role() == DatasetRole.RESTRICTED) {
+        order.add(d);
+      }
+    }
+    for (int d = 0; d < datasets.size(); d++) {
+      if (datasets.get(d).role() != DatasetRole.RESTRICTED) {
+        order.add(d);
+      }
+    }
+    DatasetCells[] loadedCells = new DatasetCells[datasets.size()];
+    List<KeyFilter> filters = new ArrayList<>();
+    for (int d : order) {
+      DatasetRead dataset = datasets.get(d);
       List<TypedCondition> conditions = new ArrayList<>(dataset.conditions());
       for (TypedCondition condition : groupConditions) {
         if (dataset.readColumnNames().contains(condition.columnName())) {
           conditions.add(condition);
         }
       }
+      List<String> keys = keyNames.get(d);
+      List<KeyFilter> applicable = filters.stream().filter(filter -> keys.contains(filter.column())).toList();
       DatasetCells loaded = new DatasetCells(dataset, query.query().semantics());
-      loaded.load(store, partition.filesOf(dataset.datasetId()), conditions, prune, counters);
-      cells.add(loaded);
+      new DatasetLoader(dataset, query.query().semantics(), loaded, footers)
+          .load(store, partition.filesOf(dataset.datasetId()), conditions, applicable, prune, counters);
+      loadedCells[d] = loaded;
+      if (dataset.role() == DatasetRole.RESTRICTED && dataset.merge() == RowMerge.CELLS) {
+        KeyFilter filter = keyFilter(keys, loaded);
+        if (filter != null) {
+          filters.add(filter);
+        }
+      }
     }
+    List<DatasetCells> cells = new ArrayList<>(List.of(loadedCells));
     // ranked key columns (strings, binaries, decimals) share their ranks across the datasets
     Map<String, KeyRanks> ranksByColumn = new HashMap<>();
     List<KeyRanks[]> ranks = new ArrayList<>();
@@ -185,6 +220,22 @@ public final class PartitionJoin {
       cells.get(d).keep(sort);
     }
     return cells;
+  }
+
+  /**
+   * The filter from the passing rows of a restricted dataset on the key column of its that holds the
+   * most distinct passing values (the most selective), or null when none of its key columns can be
+   * filtered.
+   */
+  private static KeyFilter keyFilter(List<String> keys, DatasetCells cells) {
+    KeyFilter best = null;
+    for (int c = 0; c < keys.size(); c++) {
+      KeyFilter filter = KeyFilter.of(keys.get(c), cells.column(c), cells.passes(), cells.rows());
+      if (filter != null && (best == null || filter.distinct() > best.distinct())) {
+        best = filter;
+      }
+    }
+    return best;
   }
 
   /**

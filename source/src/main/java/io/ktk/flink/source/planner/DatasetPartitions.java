@@ -87,8 +87,8 @@ final class DatasetPartitions {
         continue;
       }
       Set<String> passing = new HashSet<>();
-      snapshot.index(column).forEach((value, labels) -> {
-        if (condition.test(value.value())) {
+      snapshot.forEachIndexValue(column, (value, labels) -> {
+        if (condition.test(value)) {
           passing.addAll(labels);
         }
       });
@@ -102,10 +102,10 @@ final class DatasetPartitions {
     for (String column : ownedPartitionBy) {
       Field field = snapshot.schema().findField(column);
       Comparator<Object> order = IndexFile.valueOrder(field.getType());
-      snapshot.index(column).forEach((value, labels) -> {
+      snapshot.forEachIndexValue(column, (value, labels) -> {
         for (String label : labels) {
           valuesByLabel.computeIfAbsent(label, l -> new HashMap<>())
-              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value.value());
+              .computeIfAbsent(column, c -> new TreeSet<>(order)).add(value);
         }
       });
     }

@@ -12,6 +12,7 @@ import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplits;
+import io.ktk.flink.state.parquet.FooterCache;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.util.AbstractList;
@@ -53,6 +54,8 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
   private final QuerySettings settings;
   private final RecordFormat<T> format;
   private final RowGroupCounters counters = new RowGroupCounters();
+  /** Footers of the files read, kept across splits and the versions a continuous source moves to. */
+  private final FooterCache footers = new FooterCache();
   private final Counter prunedMetric;
   private long prunedReported;
   private final Queue<CubeSplit> splits = new ArrayDeque<>();
@@ -210,7 +213,7 @@ final class CubeSplitReader<T> implements SplitReader<T, CubeSplit> {
     if (plan == null) {
       TargetSnapshot snapshot = TargetSnapshot.at(store, settings.target(), split.versions());
       ResolvedQuery query = snapshot.resolve(settings.query());
-      plan = new Planned(query, new PartitionJoin(query, true, counters));
+      plan = new Planned(query, new PartitionJoin(query, true, counters, footers));
       planned.put(split.versions(), plan);
     }
     return plan;

@@ -38,8 +38,8 @@ public final class DatasetState {
   private final TreeMap<String, DataFile> files = new TreeMap<>();
   /** Per label, the version that added the file; absent when unknown (snapshots written before it was kept). */
   private final Map<String, Long> addedIn = new HashMap<>();
-  /** Per index column, per value (binary values as ByteBuffer), the labels holding it. */
-  private final Map<String, Map<IndexValue, TreeSet<String>>> indices = new TreeMap<>();
+  /** Per index column, per value (binary values as ByteBuffer), the labels holding it; built when read. */
+  private IndexLabels indices = new IndexLabels();
   private final Map<String, JsonNode> metadata = new TreeMap<>();
   private final Map<String, Long> checkpoints = new TreeMap<>();
   /**
@@ -155,7 +155,7 @@ public final class DatasetState {
 
   /** One secondary index: value to the labels holding it, sorted. */
   public Map<IndexValue, List<String>> index(String column) {
-    Map<IndexValue, TreeSet<String>> index = indices.get(column);
+    Map<IndexValue, TreeSet<String>> index = indices.built(column);
     if (index == null) {
       return Map.of();
     }
@@ -169,7 +169,7 @@ public final class DatasetState {
    * byte[]}) and its labels, sorted, without copying the index.
    */
   public void forEachIndexValue(String column, java.util.function.BiConsumer<Object, Collection<String>> action) {
-    Map<IndexValue, TreeSet<String>> index = indices.get(column);
+    Map<IndexValue, TreeSet<String>> index = indices.built(column);
     if (index != null) {
       index.forEach((value, labels) -> action.accept(value.value(), Collections.unmodifiableSet(labels)));
     }
@@ -243,8 +243,8 @@ public final class DatasetState {
       addedIn.remove(label);
     }
     if (!entry.removed().isEmpty()) {
-      removeFromIndices(Set.copyOf(entry.removed()));
-      indices.keySet().forEach(column -> indexChangedAt.put(column, entry.version()));
+      indices.remove(Set.copyOf(entry.removed()));
+      indices.columns().forEach(column -> indexChangedAt.put(column, entry.version()));
     }
     for (DataFile file : entry.added()) {
       files.put(file.label(), file);
@@ -260,11 +260,10 @@ public final class DatasetState {
     }
     entry.index().forEach((column, values) -> {
       indexChangedAt.put(column, entry.version());
-      Map<IndexValue, TreeSet<String>> index = indices.computeIfAbsent(column, c -> new HashMap<>());
-      values.forEach((value, labels) -> index.computeIfAbsent(value, v -> new TreeSet<>()).addAll(labels));
+      indices.add(column, values);
     });
     for (String column : entry.indexColumns()) {
-      indices.computeIfAbsent(column, c -> new HashMap<>());
+      indices.declare(column);
       indexChangedAt.put(column, entry.version());
     }
     entry.metadata().forEach((key, value) -> {
@@ -297,15 +296,6 @@ public final class DatasetState {
     return first == null ? "" : first;
   }
 
-  private void removeFromIndices(Set<String> removed) {
-    for (Map<IndexValue, TreeSet<String>> index : indices.values()) {
-      index.values().removeIf(labels -> {
-        labels.removeAll(removed);
-        return labels.isEmpty();
-      });
-    }
-  }
-
   /** A deep copy, for handing a consistent view to another thread. */
   public DatasetState copy() {
     DatasetState copy = new DatasetState(uuid);
@@ -320,11 +310,7 @@ public final class DatasetState {
     copy.retainedFrom = retainedFrom;
     copy.lastRewriteVersion = lastRewriteVersion;
     copy.lastRewriteTime = lastRewriteTime;
-    indices.forEach((column, index) -> {
-      Map<IndexValue, TreeSet<String>> indexCopy = new HashMap<>();
-      index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
-      copy.indices.put(column, indexCopy);
-    });
+    copy.indices = indices.copy();
     copy.metadata.putAll(metadata);
     copy.checkpoints.putAll(checkpoints);
     copy.checkpointFirstFiles.putAll(checkpointFirstFiles);
@@ -348,13 +334,12 @@ public final class DatasetState {
       view.files.remove(label);
       view.addedIn.remove(label);
     }
-    view.removeFromIndices(Set.copyOf(removed));
+    view.indices.remove(Set.copyOf(removed));
     for (DataFile file : added) {
       view.files.put(file.label(), file);
       view.addedIn.put(file.label(), addedIn.getOrDefault(file.label(), version));
     }
-    index.forEach((column, values) -> values.forEach((value, labels) -> view.indices
-        .computeIfAbsent(column, c -> new HashMap<>()).computeIfAbsent(value, v -> new TreeSet<>()).addAll(labels)));
+    index.forEach(view.indices::add);
     if (schema != null) {
       view.schema = schema;
     }
@@ -393,11 +378,7 @@ public final class DatasetState {
         state.addedIn.put(label, added);
       }
     });
-    indices.forEach((column, values) -> {
-      Map<IndexValue, TreeSet<String>> index = new HashMap<>();
-      values.forEach((value, labels) -> index.put(value, new TreeSet<>(labels)));
-      state.indices.put(column, index);
-    });
+    indices.forEach(state.indices::restore);
     state.metadata.putAll(metadata);
     state.checkpoints.putAll(checkpoints);
     state.retainedFrom = retainedFrom;
@@ -413,7 +394,7 @@ public final class DatasetState {
         state.checkpointFirstFiles.put(writer, label);
       }
     });
-    state.indices.keySet().forEach(column -> state.indexChangedAt.put(column, version));
+    state.indices.columns().forEach(column -> state.indexChangedAt.put(column, version));
     return state;
   }
 

@@ -275,12 +275,29 @@ final class LogCodec {
     }
   }
 
+  /**
+   * Schemas parsed lately, by their JSON: the entries of a log mostly repeat one schema, and Arrow's
+   * parser costs more than the rest of an entry. Schemas are immutable; the map is emptied when it
+   * grows past a few dozen.
+   */
+  private static final Map<String, Schema> PARSED_SCHEMAS = new java.util.concurrent.ConcurrentHashMap<>();
+
   private static Schema readSchema(JsonNode node, String location) {
+    String json = node.toString();
+    Schema parsed = PARSED_SCHEMAS.get(json);
+    if (parsed != null) {
+      return parsed;
+    }
     try {
-      return Schema.fromJSON(node.toString());
+      parsed = Schema.fromJSON(json);
     } catch (IOException | RuntimeException e) {
       throw new CorruptDatasetException("Cannot read " + location + ": invalid schema " + node, e);
     }
+    if (PARSED_SCHEMAS.size() >= 64) {
+      PARSED_SCHEMAS.clear();
+    }
+    PARSED_SCHEMAS.put(json, parsed);
+    return parsed;
   }
 
   private static void stringArray(ArrayNode array, Iterable<String> values) {

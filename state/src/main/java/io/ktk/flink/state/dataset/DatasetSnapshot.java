@@ -206,6 +206,19 @@ public final class DatasetSnapshot {
     return state.index(column);
   }
 
+  /**
+   * Calls {@code action} with each value of the secondary index of {@code column} (binary as {@code
+   * byte[]}) and the labels of the files holding it, sorted, without copying the index.
+   */
+  public void forEachIndexValue(String column, java.util.function.BiConsumer<Object, java.util.Collection<String>> action) {
+    requireNonNull(column, "column is null");
+    if (!state.indexColumns().contains(column)) {
+      throw new IllegalArgumentException("Column '" + column + "' of dataset '" + uuid() + "' has no index; indexed: "
+          + state.indexColumns());
+    }
+    state.forEachIndexValue(column, action);
+  }
+
   /** User and cube metadata. */
   public Map<String, JsonNode> metadata() {
     return state.metadata();

@@ -52,11 +52,16 @@ final class FlatPageDecoder {
     return true;
   }
 
-  /** Decodes the {@code rows} values of the chunk into {@code filler}; requires {@link #canDecode}. */
-  static void decode(ColumnDescriptor column, ParquetChunks.ChunkPages chunk, VectorConverters.Filler filler, int rows)
-      throws IOException {
+  /**
+   * Decodes the {@code rows} values of the chunk into {@code filler}, or with a {@code selection}
+   * (null: all rows) only the selected rows' values, skipping the others' and leaving out pages
+   * without a selected row; requires {@link #canDecode}.
+   */
+  static void decode(ColumnDescriptor column, ParquetChunks.ChunkPages chunk, VectorConverters.Filler filler, int rows,
+      RowSelection selection) throws IOException {
+    RowSelection selected = selection == null || selection.all() ? null : selection;
     DictionaryPage dictionaryPage = chunk.readDictionaryPage();
-    if (dictionaryPage != null) {
+    if (dictionaryPage != null && (selected == null || selected.count() > 0)) {
       Dictionary dictionary = dictionaryPage.getEncoding().initDictionary(column, dictionaryPage);
       filler.setDictionary(dictionary);
     }
@@ -67,6 +72,11 @@ final class FlatPageDecoder {
     List<DataPage> pages = chunk.pages();
     for (DataPage page : pages) {
       int count = page.getValueCount();
+      if (selected != null && !selected.any(decoded, decoded + count)) {
+        // no row of this page is wanted: its levels and values are not even decoded
+        decoded += count;
+        continue;
+      }
       levels = optional ? grow(levels, count) : levels;
       Slice data;
       Encoding encoding;
@@ -95,8 +105,9 @@ final class FlatPageDecoder {
         }
       }
       if (encoding == Encoding.PLAIN) {
-        if (present < count || !filler.appendPlain(data.bytes, data.from, count)) {
-          plain(column.getPrimitiveType(), data.bytes, data.from, count, optional ? levels : null, filler);
+        if (selected != null || present < count || !filler.appendPlain(data.bytes, data.from, count)) {
+          plain(column.getPrimitiveType(), data.bytes, data.from, count, optional ? levels : null, filler, selected,
+              decoded);
         }
       } else {
         ids = grow(ids, present);
@@ -105,10 +116,15 @@ final class FlatPageDecoder {
         }
         int id = 0;
         for (int i = 0; i < count; i++) {
+          boolean wanted = selected == null || selected.contains(decoded + i);
           if (optional && levels[i] == 0) {
-            filler.vector().appendNull();
-          } else {
+            if (wanted) {
+              filler.vector().appendNull();
+            }
+          } else if (wanted) {
             filler.addValueFromDictionary(ids[id++]);
+          } else {
+            id++;
           }
         }
       }
@@ -119,49 +135,72 @@ final class FlatPageDecoder {
     }
   }
 
+  /**
+   * Appends plain values; with {@code selected} only those of the selected rows (the page's first
+   * row is row {@code first} of the row group), stepping over the others.
+   */
   private static void plain(PrimitiveType type, byte[] data, int from, int count, int[] levels,
-      VectorConverters.Filler filler) {
+      VectorConverters.Filler filler, RowSelection selected, int first) {
     ByteBuffer buffer = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
     int pos = from;
     int bit = 0;
     for (int i = 0; i < count; i++) {
+      boolean wanted = selected == null || selected.contains(first + i);
       if (levels != null && levels[i] == 0) {
-        filler.vector().appendNull();
+        if (wanted) {
+          filler.vector().appendNull();
+        }
         continue;
       }
       switch (type.getPrimitiveTypeName()) {
         case INT64 -> {
-          filler.addLong(buffer.getLong(pos));
+          if (wanted) {
+            filler.addLong(buffer.getLong(pos));
+          }
           pos += 8;
         }
         case INT32 -> {
-          filler.addInt(buffer.getInt(pos));
+          if (wanted) {
+            filler.addInt(buffer.getInt(pos));
+          }
           pos += 4;
         }
         case DOUBLE -> {
-          filler.addDouble(buffer.getDouble(pos));
+          if (wanted) {
+            filler.addDouble(buffer.getDouble(pos));
+          }
           pos += 8;
         }
         case FLOAT -> {
-          filler.addFloat(buffer.getFloat(pos));
+          if (wanted) {
+            filler.addFloat(buffer.getFloat(pos));
+          }
           pos += 4;
         }
         case BOOLEAN -> {
-          filler.addBoolean(((data[from + (bit >>> 3)] >>> (bit & 7)) & 1) != 0);
+          if (wanted) {
+            filler.addBoolean(((data[from + (bit >>> 3)] >>> (bit & 7)) & 1) != 0);
+          }
           bit++;
         }
         case BINARY -> {
           int length = buffer.getInt(pos);
-          filler.addBinary(Binary.fromConstantByteArray(data, pos + 4, length));
+          if (wanted) {
+            filler.addBinary(Binary.fromConstantByteArray(data, pos + 4, length));
+          }
           pos += 4 + length;
         }
         case FIXED_LEN_BYTE_ARRAY -> {
           int length = type.getTypeLength();
-          filler.addBinary(Binary.fromConstantByteArray(data, pos, length));
+          if (wanted) {
+            filler.addBinary(Binary.fromConstantByteArray(data, pos, length));
+          }
           pos += length;
         }
         case INT96 -> {
-          filler.addBinary(Binary.fromConstantByteArray(data, pos, 12));
+          if (wanted) {
+            filler.addBinary(Binary.fromConstantByteArray(data, pos, 12));
+          }
           pos += 12;
         }
         default -> throw new IllegalStateException("Unexpected type " + type);

@@ -4,37 +4,25 @@ import static java.util.Objects.requireNonNull;
 
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.store.ObjectStore;
-import io.ktk.flink.state.vector.ObjectVector;
 import io.ktk.flink.state.vector.TypedVector;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 /**
  * Reads a Parquet file as rows of typed Java values (the convention of {@link
@@ -96,12 +84,29 @@ public final class ParquetRowsReader implements AutoCloseable {
    * verifyPageChecksums} (what {@link #open(InputFile)} does), or trusting the bytes when not.
    */
   public static ParquetRowsReader open(InputFile file, boolean verifyPageChecksums) throws IOException {
+    return open(file, verifyPageChecksums, null);
+  }
+
+  /**
+   * Opens {@code file} as {@link #open(InputFile, boolean)} does, taking its footer from {@code
+   * footers} when it holds the footer of a file of this name and size (null: no cache), and putting
+   * it there after reading it otherwise.
+   */
+  public static ParquetRowsReader open(InputFile file, boolean verifyPageChecksums, FooterCache footers)
+      throws IOException {
     requireNonNull(file, "file is null");
     String name = file.toString();
     long length = file.getLength();
     SeekableInputStream in = file.newStream();
     try {
-      return new ParquetRowsReader(name, in, ParquetChunks.readFooter(name, in, length), verifyPageChecksums);
+      ParquetChunks.Footer footer = footers == null ? null : footers.get(name, length);
+      if (footer == null) {
+        footer = ParquetChunks.readFooter(name, in, length);
+        if (footers != null) {
+          footers.put(name, length, footer);
+        }
+      }
+      return new ParquetRowsReader(name, in, footer, verifyPageChecksums);
     } catch (EOFException e) {
       in.close();
       throw corrupt(name, e);
@@ -148,7 +153,7 @@ public final class ParquetRowsReader implements AutoCloseable {
    * UncheckedIOException} when the store fails.
    */
   public Iterator<List<Object>> rows(List<String> columns) {
-    Projection projection = project(columns);
+    RowProjection projection = project(columns);
     return new Iterator<>() {
       private int group;
       private RecordReader<List<Object>> records;
@@ -211,7 +216,7 @@ public final class ParquetRowsReader implements AutoCloseable {
    * {@link #rows} for the columns and the exceptions.
    */
   public Iterator<List<Object>> rowGroupRows(int index, List<String> columns) {
-    Projection projection = project(columns);
+    RowProjection projection = project(columns);
     long count = footer.getBlocks().get(index).getRowCount();
     return new Iterator<>() {
       private RecordReader<List<Object>> records;
@@ -242,7 +247,7 @@ public final class ParquetRowsReader implements AutoCloseable {
 
   /** The rows of one row group; see {@link #rows}. */
   public List<List<Object>> readRowGroup(int index, List<String> columns) throws IOException {
-    Projection projection = project(columns);
+    RowProjection projection = project(columns);
     long count = footer.getBlocks().get(index).getRowCount();
     List<List<Object>> rows = new ArrayList<>();
     if (count == 0) {
@@ -263,40 +268,42 @@ public final class ParquetRowsReader implements AutoCloseable {
    * {@link #rows} does, with {@link IOException} for store failures.
    */
   public List<TypedVector> readColumns(int index, List<String> columns) throws IOException {
-    Projection projection = project(columns);
+    return readColumns(index, columns, null);
+  }
+
+  /**
+   * Like {@link #readColumns(int, List)}, but each vector holds only the rows of {@code selection}
+   * (null: all), in order: the values of other rows are skipped without being materialized, and
+   * pages without a selected row are not decoded (late materialization: decode what a condition
+   * on other columns let through).
+   */
+  public List<TypedVector> readColumns(int index, List<String> columns, RowSelection selection) throws IOException {
+    MessageType requested = requested(columns, null);
     int count = Math.toIntExact(footer.getBlocks().get(index).getRowCount());
-    TypedVector[] vectors = new TypedVector[columns.size()];
-    List<String> nested = new ArrayList<>();
-    List<Type> flat = new ArrayList<>();
-    for (Type field : projection.requested.getFields()) {
-      if (field.isPrimitive() && !field.isRepetition(Type.Repetition.REPEATED)) {
-        flat.add(field);
-      } else {
-        nested.add(field.getName());
-      }
+    if (selection != null && selection.rows() != count) {
+      throw new IllegalArgumentException("a selection of " + selection.rows() + " rows for row group " + index
+          + " of " + name + ", which has " + count);
     }
-    if (!flat.isEmpty() && count > 0) {
-      readFlat(index, new MessageType(schema.getName(), flat), count, columns, vectors);
+    return RowGroupVectors.read(this, index, count, requested, columns, selection);
+  }
+
+  /** The pages of the (flat) columns {@code requested} of row group {@code index}, for {@link RowGroupVectors}. */
+  PageReadStore pages(int index, MessageType requested) throws IOException {
+    try {
+      return ParquetChunks.readRowGroup(
+          name, in, index, footer.getBlocks().get(index), requested, codecs, verifyChecksums);
+    } catch (EOFException e) {
+      throw corrupt(name, e);
+    } catch (FileNotFoundException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw corrupt(name, e);
     }
-    if (!nested.isEmpty()) {
-      ObjectVector[] assembled = new ObjectVector[nested.size()];
-      Arrays.setAll(assembled, i -> new ObjectVector(count));
-      for (List<Object> row : readRowGroup(index, nested)) {
-        for (int i = 0; i < assembled.length; i++) {
-          assembled[i].append(row.get(i));
-        }
-      }
-      for (int i = 0; i < assembled.length; i++) {
-        vectors[columns.indexOf(nested.get(i))] = assembled[i];
-      }
-    }
-    for (int i = 0; i < vectors.length; i++) {
-      if (vectors[i] == null) {
-        // an empty row group
-        vectors[i] = VectorConverters.filler(schema.getType(columns.get(i)).asPrimitiveType(), 0).vector();
-      }
-    }
-    return Arrays.asList(vectors);
+  }
+
+  /** The file's name in messages. */
+  String name() {
+    return name;
   }
 
   /**
@@ -307,69 +314,7 @@ public final class ParquetRowsReader implements AutoCloseable {
    * {@link IOException} for store failures.
    */
   public PageReadStore rowGroupPages(int index, List<String> columns) throws IOException {
-    Projection projection = project(columns);
-    try {
-      return ParquetChunks.readRowGroup(name, in, index, footer.getBlocks().get(index), projection.requested, codecs,
-          verifyChecksums);
-    } catch (EOFException e) {
-      throw corrupt(name, e);
-    } catch (FileNotFoundException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw corrupt(name, e);
-    }
-  }
-
-  private void readFlat(int index, MessageType requested, int count, List<String> columns, TypedVector[] vectors)
-      throws IOException {
-    VectorConverters.Filler[] fillers = new VectorConverters.Filler[requested.getFieldCount()];
-    for (int i = 0; i < fillers.length; i++) {
-      fillers[i] = VectorConverters.filler(requested.getType(i).asPrimitiveType(), count);
-    }
-    GroupConverter root = new GroupConverter() {
-      @Override
-      public Converter getConverter(int fieldIndex) {
-        return fillers[fieldIndex];
-      }
-
-      @Override
-      public void start() {}
-
-      @Override
-      public void end() {}
-    };
-    try {
-      PageReadStore pages = ParquetChunks.readRowGroup(
-          name, in, index, footer.getBlocks().get(index), requested, codecs, verifyChecksums);
-      ColumnReadStoreImpl store =
-          new ColumnReadStoreImpl(pages, root, requested, footer.getFileMetaData().getCreatedBy());
-      for (int i = 0; i < fillers.length; i++) {
-        ColumnDescriptor descriptor = requested.getColumns().get(i);
-        TypedVector vector = fillers[i].vector();
-        vectors[columns.indexOf(requested.getType(i).getName())] = vector;
-        if (pages.getPageReader(descriptor) instanceof ParquetChunks.ChunkPages chunk
-            && FlatPageDecoder.canDecode(descriptor, chunk)) {
-          FlatPageDecoder.decode(descriptor, chunk, fillers[i], count);
-          continue;
-        }
-        ColumnReader reader = store.getColumnReader(descriptor);
-        int defined = descriptor.getMaxDefinitionLevel();
-        for (int row = 0; row < count; row++) {
-          if (reader.getCurrentDefinitionLevel() == defined) {
-            reader.writeCurrentValueToConverter();
-          } else {
-            vector.appendNull();
-          }
-          reader.consume();
-        }
-      }
-    } catch (EOFException e) {
-      throw corrupt(name, e);
-    } catch (FileNotFoundException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw corrupt(name, e);
-    }
+    return pages(index, requested(columns, null));
   }
 
   /**
@@ -397,75 +342,16 @@ public final class ParquetRowsReader implements AutoCloseable {
     in.close();
   }
 
-  private Projection project(List<String> columns) {
-    requireNonNull(columns, "columns is null");
-    Map<String, Integer> slots = new HashMap<>();
-    for (int i = 0; i < columns.size(); i++) {
-      String column = columns.get(i);
-      if (!schema.containsField(column)) {
-        throw new IllegalArgumentException(
-            "Cannot read column " + column + " from " + name + ": the file has columns "
-                + arrowSchema.getFields().stream().map(Field::getName).toList());
-      }
-      if (slots.put(column, i) != null) {
-        throw new IllegalArgumentException("Cannot read column " + column + " from " + name + " twice");
-      }
-    }
-    // The projection keeps the file's column order; slots put each column where the caller wants it.
-    List<Type> fields = new ArrayList<>();
-    List<Integer> positions = new ArrayList<>();
-    for (Type field : schema.getFields()) {
-      Integer slot = slots.get(field.getName());
-      if (slot != null) {
-        fields.add(field);
-        positions.add(slot);
-      }
-    }
-    MessageType requested = new MessageType(schema.getName(), fields);
-    return new Projection(requested, positions.stream().mapToInt(Integer::intValue).toArray(), columns.size());
+  private RowProjection project(List<String> columns) {
+    return RowProjection.of(this, columns);
   }
 
-  private final class Projection {
-    private final MessageType requested;
-    private final MessageColumnIO columnIO;
-    private final RowConverters.RowMaterializer materializer;
-
-    Projection(MessageType requested, int[] slots, int width) {
-      this.requested = requested;
-      String createdBy = footer.getFileMetaData().getCreatedBy();
-      this.columnIO = new ColumnIOFactory(createdBy, false).getColumnIO(requested, schema);
-      try {
-        this.materializer = new RowConverters.RowMaterializer(requested, slots, width);
-      } catch (CorruptDatasetException e) {
-        throw new CorruptDatasetException("Cannot read Parquet file " + name + ": " + e.getMessage(), e);
-      }
-    }
-
-    RecordReader<List<Object>> open(int rowGroup) throws IOException {
-      try {
-        return columnIO.getRecordReader(
-            ParquetChunks.readRowGroup(
-                name, in, rowGroup, footer.getBlocks().get(rowGroup), requested, codecs, verifyChecksums),
-            materializer);
-      } catch (EOFException e) {
-        throw corrupt(name, e);
-      } catch (FileNotFoundException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        throw corrupt(name, e);
-      }
-    }
-
-    List<Object> read(RecordReader<List<Object>> records) {
-      try {
-        return records.read();
-      } catch (RuntimeException e) {
-        throw corrupt(name, e);
-      }
-    }
+  /** The file's top-level fields named {@code columns}, in the file's order (checked: {@link RowProjection}). */
+  private MessageType requested(List<String> columns, List<Integer> positions) {
+    return RowProjection.requested(this, columns, positions);
   }
 
-  private static CorruptDatasetException corrupt(String name, Exception e) {
+  static CorruptDatasetException corrupt(String name, Exception e) {
     if (e instanceof CorruptDatasetException) {
       return (CorruptDatasetException) e;
     }

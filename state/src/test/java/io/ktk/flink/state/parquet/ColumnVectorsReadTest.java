@@ -283,6 +283,54 @@ class ColumnVectorsReadTest {
   }
 
   @Test
+  void aSelectionReadsExactlyTheSelectedRowsOfEveryColumnAndLayout() throws IOException {
+    Random random = new Random(SEED);
+    List<String> files = new ArrayList<>(JAVA_FILES);
+    PY_FILES.forEach(file -> files.add("py/" + file + ".parquet"));
+    for (String file : files) {
+      try (ParquetRowsReader reader = ParquetRowsReader.open(store, file)) {
+        List<String> columns = names(reader.arrowSchema());
+        for (int g = 0; g < reader.rowGroups().size(); g++) {
+          List<List<Object>> rows = reader.readRowGroup(g, columns);
+          int count = rows.size();
+          // runs of selected and unselected rows longer than a page, single rows, none and all
+          boolean[][] selections = {new boolean[count], new boolean[count], new boolean[count], new boolean[count]};
+          for (int row = 0; row < count; row++) {
+            selections[0][row] = random.nextInt(10) == 0;
+            selections[1][row] = (row / 500) % 2 == 1;
+            selections[3][row] = true;
+          }
+          for (boolean[] flags : selections) {
+            RowSelection selection = RowSelection.of(flags, count);
+            List<TypedVector> vectors = reader.readColumns(g, columns, selection);
+            for (int c = 0; c < columns.size(); c++) {
+              List<Object> want = new ArrayList<>();
+              for (int row = 0; row < count; row++) {
+                if (flags[row]) {
+                  want.add(rows.get(row).get(c));
+                }
+              }
+              assertThat(comparable(values(vectors.get(c))))
+                  .as("%s group %d column %s, %d of %d rows selected", file, g, columns.get(c), selection.count(), count)
+                  .isEqualTo(comparable(want));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void aSelectionOfAnotherRowCountIsRefused() throws IOException {
+    try (ParquetRowsReader reader = ParquetRowsReader.open(store, "java-dict.parquet")) {
+      RowSelection wrong = RowSelection.of(new boolean[3], 3);
+      assertThatThrownBy(() -> reader.readColumns(0, List.of("req"), wrong))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("a selection of 3 rows for row group 0");
+    }
+  }
+
+  @Test
   void aProjectionPutsEachColumnWhereItWasAskedFor() throws IOException {
     try (ParquetRowsReader reader = ParquetRowsReader.open(store, "java-dict.parquet")) {
       List<TypedVector> vectors = reader.readColumns(0, List.of("st", "req", "dict_s", "f32"));

@@ -136,4 +136,45 @@ class StoreInputFileTest {
     assertThat(store.wholeReads).isZero();
     assertThat(store.bytesRead).as("bytes fetched of a " + size + " byte file").isLessThan(size / 3);
   }
+
+  @Test
+  void aSmallFileIsReadInOneRangeAndItsFooterOnceForACache() throws IOException {
+    CountingObjectStore store = new CountingObjectStore(new LocalObjectStore(dir));
+    Schema schema = new Schema(List.of(
+        Field.nullable("i", new ArrowType.Int(64, true)), Field.nullable("text", ArrowType.Utf8.INSTANCE)));
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "small.parquet", schema, Map.of(),
+        ParquetWriteOptions.defaults())) {
+      for (long i = 0; i < 1000; i++) {
+        writer.write(List.of(i, "t" + i % 7));
+      }
+    }
+    long size = store.head("small.parquet").orElseThrow().size();
+    FooterCache footers = new FooterCache(2);
+    for (int round = 0; round < 3; round++) {
+      store.reset();
+      try (ParquetRowsReader reader = ParquetRowsReader.open(
+          new StoreInputFile(store, "small.parquet", size, StoreInputFile.DEFAULT_READ_AHEAD), true, footers)) {
+        assertThat(reader.readColumns(0, List.of("text", "i")).get(1).get(999)).isEqualTo(999L);
+      }
+      // footer and column chunks come from the one read of the whole (small) file
+      assertThat(store.rangeReads).as("round %d", round).isEqualTo(1);
+      assertThat(store.bytesRead).as("round %d", round).isEqualTo(size);
+    }
+    assertThat(footers.misses()).isEqualTo(1);
+    assertThat(footers.hits()).isEqualTo(2);
+
+    // the same name with another size is another file: its own footer, never the cached one
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "small.parquet", schema, Map.of(),
+        ParquetWriteOptions.defaults())) {
+      writer.write(List.of(7L, "other"));
+    }
+    long otherSize = store.head("small.parquet").orElseThrow().size();
+    assertThat(otherSize).isNotEqualTo(size);
+    try (ParquetRowsReader reader = ParquetRowsReader.open(
+        new StoreInputFile(store, "small.parquet", otherSize, StoreInputFile.DEFAULT_READ_AHEAD), true, footers)) {
+      assertThat(reader.rowCount()).isEqualTo(1);
+    }
+    assertThat(footers.misses()).isEqualTo(2);
+    assertThat(footers.size()).isEqualTo(2);
+  }
 }

@@ -1,0 +1,101 @@
+package io.ktk.flink.state.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ktk.flink.state.metadata.IndexValue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Index label sets built when read give what applying every change at once gives: seeded random
+ * runs of additions and removals over two columns, read at random moments (and some columns never),
+ * with copies taken half-way that go on on their own, past the bound of queued changes.
+ */
+class IndexLabelsTest {
+  private static final long SEED = 20_261_126L;
+
+  /** The model: every change applied as it comes. */
+  private static final class Eager {
+    final Map<String, Map<IndexValue, TreeSet<String>>> columns = new HashMap<>();
+
+    void add(String column, Map<IndexValue, List<String>> values) {
+      Map<IndexValue, TreeSet<String>> index = columns.computeIfAbsent(column, c -> new HashMap<>());
+      values.forEach((value, labels) -> index.computeIfAbsent(value, v -> new TreeSet<>()).addAll(labels));
+    }
+
+    void remove(Set<String> labels) {
+      columns.values().forEach(index -> index.values().removeIf(set -> {
+        set.removeAll(labels);
+        return set.isEmpty();
+      }));
+    }
+
+    Eager copy() {
+      Eager copy = new Eager();
+      columns.forEach((column, index) -> {
+        Map<IndexValue, TreeSet<String>> indexCopy = new HashMap<>();
+        index.forEach((value, labels) -> indexCopy.put(value, new TreeSet<>(labels)));
+        copy.columns.put(column, indexCopy);
+      });
+      return copy;
+    }
+  }
+
+  @Test
+  void labelsBuiltWhenReadEqualThoseAppliedAtOnce() {
+    Random random = new Random(SEED);
+    for (int run = 0; run < 20; run++) {
+      IndexLabels lazy = new IndexLabels();
+      Eager eager = new Eager();
+      IndexLabels lazyCopy = null;
+      Eager eagerCopy = null;
+      List<String> labels = new ArrayList<>();
+      for (int step = 0; step < 700; step++) {
+        String column = random.nextBoolean() ? "a" : "b";
+        if (random.nextInt(5) > 0 || labels.isEmpty()) {
+          Map<IndexValue, List<String>> values = new HashMap<>();
+          String label = "p=1/f" + step;
+          labels.add(label);
+          for (int v = 0; v < 1 + random.nextInt(4); v++) {
+            values.put(IndexValue.of((long) random.nextInt(10)), List.of(label));
+          }
+          lazy.add(column, values);
+          eager.add(column, values);
+        } else {
+          Set<String> removed = new HashSet<>();
+          for (int i = 0; i < 1 + random.nextInt(3); i++) {
+            removed.add(labels.get(random.nextInt(labels.size())));
+          }
+          lazy.remove(removed);
+          eager.remove(removed);
+        }
+        if (random.nextInt(50) == 0) {
+          // "b" is read now and then; "a" only at the end, after more changes than are kept queued
+          assertThat(lazy.built("b")).as("run %d step %d", run, step).isEqualTo(eager.columns.get("b"));
+        }
+        if (step == 350) {
+          lazyCopy = lazy.copy();
+          eagerCopy = eager.copy();
+        }
+        if (step > 350) {
+          Map<IndexValue, List<String>> values = Map.of(IndexValue.of((long) step), List.of("p=2/g" + step));
+          lazyCopy.add("a", values);
+          eagerCopy.add("a", values);
+        }
+      }
+      for (String column : List.of("a", "b")) {
+        assertThat(lazy.built(column)).as("run %d column %s", run, column).isEqualTo(eager.columns.get(column));
+        assertThat(lazyCopy.built(column)).as("run %d copy column %s", run, column)
+            .isEqualTo(eagerCopy.columns.get(column));
+      }
+      assertThat(lazy.built("c")).isNull();
+    }
+  }
+}
