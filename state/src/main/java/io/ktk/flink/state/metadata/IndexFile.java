@@ -130,7 +130,7 @@ public final class IndexFile {
       throw new KtkValidationException(
           "Cannot write the index of column " + column + ": the name is taken by the column of partition labels");
     }
-    NavigableMap<Object, TreeSet<String>> sorted = sorted(column, type, index);
+    NavigableMap<Object, List<String>> sorted = sorted(column, type, index);
     Field valueField = new Field(column, FieldType.nullable(storedType(type)), null);
     Field partitionField =
         new Field(
@@ -141,8 +141,8 @@ public final class IndexFile {
     BytesOutputFile file = new BytesOutputFile(column + " index");
     Map<String, String> keyValues = Map.of(ArrowSchemaMetadata.KEY, ArrowSchemaMetadata.encode(schema));
     try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options)) {
-      for (Map.Entry<Object, TreeSet<String>> entry : sorted.entrySet()) {
-        writer.write(List.of(entry.getKey(), List.copyOf(entry.getValue())));
+      for (Map.Entry<Object, List<String>> entry : sorted.entrySet()) {
+        writer.write(List.of(entry.getKey(), entry.getValue()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the index of column " + column + " in memory", e);
@@ -227,10 +227,15 @@ public final class IndexFile {
     }
   }
 
-  private static NavigableMap<Object, TreeSet<String>> sorted(
+  /**
+   * The index's values in {@link #valueOrder}, each with its labels in code point order without
+   * duplicates. Label sets usually come sorted (a {@code TreeSet} of the state): sorting a sorted
+   * array takes one comparison per label, no tree.
+   */
+  private static NavigableMap<Object, List<String>> sorted(
       String column, ArrowType type, Map<?, ? extends Collection<String>> index) {
     Class<?> valueClass = valueClass(column, type);
-    TreeMap<Object, TreeSet<String>> sorted = new TreeMap<>(valueOrder(type));
+    TreeMap<Object, List<String>> sorted = new TreeMap<>(valueOrder(type));
     for (Map.Entry<?, ? extends Collection<String>> entry : index.entrySet()) {
       Object value = entry.getKey();
       if (value == null) {
@@ -245,14 +250,30 @@ public final class IndexFile {
       if (labels == null || labels.isEmpty()) {
         continue;
       }
-      TreeSet<String> set = sorted.computeIfAbsent(value, v -> new TreeSet<>(IndexFile::compareCodePoints));
       for (String label : labels) {
         if (label == null) {
           throw new KtkValidationException(
               "Cannot write the index of column " + column + ": value " + value + " has a null partition label");
         }
-        set.add(label);
       }
+      List<String> previous = sorted.get(value);
+      String[] all;
+      if (previous == null) {
+        all = labels.toArray(String[]::new);
+      } else {
+        // Two keys of the map that are equal in value order (e.g. 0.0 and -0.0): one entry.
+        all = new String[previous.size() + labels.size()];
+        previous.toArray(all);
+        System.arraycopy(labels.toArray(String[]::new), 0, all, previous.size(), labels.size());
+      }
+      Arrays.sort(all, IndexFile::compareCodePoints);
+      int distinct = 0;
+      for (String label : all) {
+        if (distinct == 0 || !label.equals(all[distinct - 1])) {
+          all[distinct++] = label;
+        }
+      }
+      sorted.put(value, Arrays.asList(Arrays.copyOf(all, distinct)));
     }
     return sorted;
   }
@@ -336,18 +357,26 @@ public final class IndexFile {
     return ((Comparable) a).compareTo(b);
   }
 
+  /**
+   * Strings by code point, as Python and pyarrow order them. This differs from {@link
+   * String#compareTo} (UTF-16 units) only where a surrogate meets a character above them.
+   */
   private static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
+    int length = Math.min(a.length(), b.length());
+    for (int k = 0; k < length; k++) {
+      char x = a.charAt(k);
+      char y = b.charAt(k);
+      if (x != y) {
+        if (!Character.isSurrogate(x) && !Character.isSurrogate(y)) {
+          return Character.compare(x, y);
+        }
+        // The chars before are equal: back up to the start of a pair split here, and compare code points.
+        boolean splitsPair = k > 0 && Character.isHighSurrogate(a.charAt(k - 1))
+            && (Character.isLowSurrogate(x) || Character.isLowSurrogate(y));
+        int at = splitsPair ? k - 1 : k;
+        return Integer.compare(a.codePointAt(at), b.codePointAt(at));
       }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
     }
-    return Integer.compare(a.length() - i, b.length() - j);
+    return Integer.compare(a.length(), b.length());
   }
 }
