@@ -39,6 +39,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -56,7 +57,8 @@ import org.apache.parquet.io.InputFile;
  * ARROW:schema} entry (no {@code pandas} entry), as plateau's {@code ExplicitSecondaryIndex.store}
  * writes it. String values are stored as {@code large_string}, the type plateau 4.6 gives string
  * columns and compares an index's type with when it updates the index; without the {@code
- * ARROW:schema} they would read back as {@code string}.
+ * ARROW:schema} they would read back as {@code string}. The labels are written plain, without
+ * statistics (pyarrow writes a dictionary and statistics; readers need neither).
  *
  * <p>Read: values are typed by the project's convention ({@code Long}, {@code Double}, {@code
  * String}, {@code byte[]}, {@code LocalDate}, ...) in a map ordered by {@link #valueOrder} (so
@@ -69,6 +71,7 @@ import org.apache.parquet.io.InputFile;
 public final class IndexFile {
   /** The name of the column holding the partition labels. */
   public static final String PARTITION_COLUMN = "partition";
+  private static final String LABEL_COLUMN_PATH = PARTITION_COLUMN + ".list.element";
 
   private IndexFile() {}
 
@@ -140,7 +143,15 @@ public final class IndexFile {
     Schema schema = new Schema(List.of(valueField, partitionField));
     BytesOutputFile file = new BytesOutputFile(column + " index");
     Map<String, String> keyValues = Map.of(ArrowSchemaMetadata.KEY, ArrowSchemaMetadata.encode(schema));
-    try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options)) {
+    // The labels need neither statistics nor a dictionary: no reader filters on them, each label is
+    // in a few rows only, and both cost a comparison or a hash of every label (most of the time of
+    // writing a large index).
+    ParquetProperties properties = ParquetProperties.copy(options.properties())
+        .withStatisticsEnabled(LABEL_COLUMN_PATH, false)
+        .withSizeStatisticsEnabled(LABEL_COLUMN_PATH, false)
+        .withDictionaryEncoding(LABEL_COLUMN_PATH, false)
+        .build();
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options, properties)) {
       for (Map.Entry<Object, List<String>> entry : sorted.entrySet()) {
         writer.write(List.of(entry.getKey(), entry.getValue()));
       }
