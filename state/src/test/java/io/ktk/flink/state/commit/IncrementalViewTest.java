@@ -11,9 +11,6 @@ import io.ktk.flink.state.store.LocalObjectStore;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -93,9 +90,17 @@ class IncrementalViewTest {
     assertThat(view.metadata().get(PlateauPublisher.LOG_VERSION_KEY).asLong()).isEqualTo(state.version());
   }
 
+  private int indexFiles() throws IOException {
+    int count = 0;
+    for (var objects = store.list("events/indices/"); objects.hasNext(); objects.next()) {
+      count++;
+    }
+    return count;
+  }
+
   @Test
   void aPublicationAfterAppendsReplacesAndRewritesIsTheWholeViewOfTheVersion() throws IOException {
-    PlateauPublisher publisher = new PlateauPublisher(Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
+    PlateauPublisher publisher = new PlateauPublisher();
     append(files("a", "x", 3));
     append(files("a-b", "x", 2));
     append(files("a", "xy", 2));
@@ -119,6 +124,15 @@ class IncrementalViewTest {
         index(compacted)));
     publisher.publish(log);
     assertViewIsTheLatestVersion();
+
+    // Nothing changed: the JSON is written again, no index file. A change of the index: one more.
+    int indexFiles = indexFiles();
+    publisher.publish(log);
+    assertViewIsTheLatestVersion();
+    assertThat(indexFiles()).isEqualTo(indexFiles);
+    append(files("b", "x", 1));
+    publisher.publish(log);
+    assertThat(indexFiles()).isEqualTo(indexFiles + 1);
 
     // A new publisher (a restarted job) starts from nothing and writes the same view.
     append(files("c", "x", 1));
