@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
-import java.time.Clock;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,6 +30,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * committer commits them as one append with their index values, under the sink's writer id and the
  * checkpoint id, as {@code KartothekCommitter} does with the aggregated batch.
  *
+ * <p>As a job's writers run beside its committer, the simulation writes a checkpoint's files on
+ * a thread of its own while the previous checkpoint is committed, published and maintained.
+ *
  * <p>The files are written straight into the store's directory (one write and the simulated
  * modification time), not through {@link io.ktk.flink.state.store.ObjectStore#put}'s temporary
  * file and rename: the writers are not what the simulation measures, and 10 million files a year
@@ -41,7 +44,6 @@ final class Checkpoints {
   static final int FILES_PER_CHECKPOINT = WRITER_SUBTASKS * PARTITIONS_PER_CHECKPOINT;
 
   private final Path root;
-  private final Clock clock;
   private final String uuid;
   private final String writerId;
   private final TinyFiles tinyFiles;
@@ -49,11 +51,9 @@ final class Checkpoints {
   private final List<Field> keyFields;
   private final List<Integer> regions = new ArrayList<>();
   private final Set<Path> directories = new HashSet<>();
-  private long rowsWritten;
 
-  Checkpoints(LocalObjectStore store, Clock clock, String uuid, String writerId, TinyFiles tinyFiles, long seed) {
+  Checkpoints(LocalObjectStore store, String uuid, String writerId, TinyFiles tinyFiles, long seed) {
     this.root = store.root();
-    this.clock = clock;
     this.uuid = uuid;
     this.writerId = writerId;
     this.tinyFiles = tinyFiles;
@@ -64,8 +64,13 @@ final class Checkpoints {
     }
   }
 
-  /** Writes the files of checkpoint {@code checkpointId} of day {@code day}; returns the change to commit. */
-  DatasetChange write(long checkpointId, LocalDate day) throws IOException {
+  /**
+   * Writes the files of checkpoint {@code checkpointId} of day {@code day}, stamped {@code time}
+   * (the simulated time of the checkpoint); returns the change to commit. Calls must come in
+   * checkpoint order (the choice of partitions and files follows one seeded random sequence), from
+   * one thread at a time.
+   */
+  DatasetChange write(long checkpointId, LocalDate day, Instant time) throws IOException {
     Collections.shuffle(regions, random);
     List<DataFile> files = new ArrayList<>(FILES_PER_CHECKPOINT);
     Map<IndexValue, List<String>> index = new HashMap<>();
@@ -75,12 +80,11 @@ final class Checkpoints {
         TinyFile tiny = tinyFiles.pick(region, random);
         String label = PartitionLabel.of(keyFields, List.of(day, TinyFiles.region(region)), PartitionLabel.newFileId())
             .toString();
-        writeFile(uuid + "/table/" + label + ".parquet", tiny.bytes());
+        writeFile(uuid + "/table/" + label + ".parquet", tiny.bytes(), time);
         files.add(new DataFile(label, TinyFiles.ROWS_PER_FILE, tiny.bytes().length, TinyFiles.PHYSICAL));
         for (long customer : tiny.customers()) {
           index.computeIfAbsent(IndexValue.of(customer), v -> new ArrayList<>()).add(label);
         }
-        rowsWritten += TinyFiles.ROWS_PER_FILE;
       }
     }
     return DatasetChange.append(TinyFiles.PARTITION_KEYS, TinyFiles.SCHEMA, files)
@@ -88,17 +92,17 @@ final class Checkpoints {
         .withWriter(writerId, checkpointId);
   }
 
-  private void writeFile(String key, byte[] bytes) throws IOException {
+  private void writeFile(String key, byte[] bytes, Instant time) throws IOException {
     Path path = root.resolve(key);
     if (directories.add(path.getParent())) {
       Files.createDirectories(path.getParent());
     }
     Files.write(path, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    Files.setLastModifiedTime(path, FileTime.from(clock.instant()));
+    Files.setLastModifiedTime(path, FileTime.from(time));
   }
 
-  /** Rows written so far: what the latest version must hold, compacted or not. */
-  long rowsWritten() {
-    return rowsWritten;
+  /** Rows of the first {@code checkpoints} checkpoints: what the latest version must hold, compacted or not. */
+  static long rowsOf(long checkpoints) {
+    return checkpoints * FILES_PER_CHECKPOINT * TinyFiles.ROWS_PER_FILE;
   }
 }

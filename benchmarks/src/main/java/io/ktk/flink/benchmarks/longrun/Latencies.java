@@ -2,7 +2,7 @@ package io.ktk.flink.benchmarks.longrun;
 
 import java.util.Arrays;
 
-/** The last {@code capacity} durations of something the simulation times, for percentiles. */
+/** The last {@code capacity} durations of something the simulation times, for percentiles; thread-safe. */
 final class Latencies {
   private final long[] nanos;
   private int count;
@@ -13,7 +13,7 @@ final class Latencies {
     this.nanos = new long[capacity];
   }
 
-  void add(long durationNanos) {
+  synchronized void add(long durationNanos) {
     nanos[next] = durationNanos;
     next = (next + 1) % nanos.length;
     count = Math.min(count + 1, nanos.length);
@@ -21,16 +21,16 @@ final class Latencies {
   }
 
   /** The total of every duration ever added, in seconds. */
-  double totalSeconds() {
+  synchronized double totalSeconds() {
     return totalNanos / 1e9;
   }
 
-  int size() {
+  synchronized int size() {
     return count;
   }
 
   /** The {@code q} quantile (0..1) of the durations kept, in milliseconds; NaN when there are none. */
-  double quantileMillis(double q) {
+  synchronized double quantileMillis(double q) {
     if (count == 0) {
       return Double.NaN;
     }
@@ -40,7 +40,7 @@ final class Latencies {
     return sorted[at] / 1e6;
   }
 
-  void clear() {
+  synchronized void clear() {
     count = 0;
     next = 0;
   }

@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -31,9 +34,9 @@ import java.util.stream.Stream;
  * commit log, publishing, compaction, expiry and garbage collection on a local directory, and a
  * simulated clock ({@link SimulatedClock}, {@link SimulatedTimeStore}). No Flink: the job's writers
  * are {@link Checkpoints} (tiny prewritten Parquet files stored under new labels), its committer a
- * {@link CommitLog}, its publisher a second {@link CommitLog} publishing after each commit (as the
- * sink's publisher thread does with {@code publish.min-interval} 0), its maintenance {@link
- * Maintenance}. At each mark (1k, 10k, 50k, 100k, 250k and 525,600 commits by default) it takes the figures of
+ * {@link CommitLog}, its publisher a second {@link CommitLog} on a thread of its own publishing the
+ * latest version after each commit ({@link BackgroundPublisher}, as the sink's publisher thread does
+ * with {@code publish.min-interval} 0), its maintenance {@link Maintenance}, run between commits. At each mark (1k, 10k, 50k, 100k, 250k and 525,600 commits by default) it takes the figures of
  * {@link Mark}; at the end it prints them side by side.
  *
  * <p>Arguments: {@code --commits N} (525600), {@code --maintenance on|off} (on), {@code --marks
@@ -104,49 +107,56 @@ public final class LongRunBenchmark {
     List<Mark> figures = new ArrayList<>();
     try (LocalObjectStore local = new LocalObjectStore(work.resolve("store"))) {
       SimulatedTimeStore store = new SimulatedTimeStore(local, clock);
-      Checkpoints checkpoints = new Checkpoints(local, clock, DATASET, WRITER_ID, new TinyFiles(SEED), SEED);
+      Checkpoints checkpoints = new Checkpoints(local, DATASET, WRITER_ID, new TinyFiles(SEED), SEED);
+      // The writers write checkpoint n + 1 while checkpoint n is committed, as a job's writers do.
+      ExecutorService writers = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "simulated-writers");
+        thread.setDaemon(true);
+        return thread;
+      });
+      Future<DatasetChange> nextChange = writers.submit(() -> checkpoints.write(1, day(1), time(1)));
       PublishedViewCheck viewCheck = new PublishedViewCheck(DATASET);
       CommitLog committer = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS, viewCheck);
-      CommitLog publisher = null;
+      Latencies publishTimes = new Latencies(LATENCY_WINDOW);
+      BackgroundPublisher publisher = new BackgroundPublisher(store, DATASET, viewCheck, publishTimes);
       Maintenance maintenance = settings.maintenance()
           ? new Maintenance(store, DATASET, clock, settings.compactEvery(), settings.expiryEvery(), settings.gcEvery())
           : null;
       MarkProbe probe = new MarkProbe(local, DATASET, python, work);
       Latencies commitTimes = new Latencies(LATENCY_WINDOW);
-      Latencies publishTimes = new Latencies(LATENCY_WINDOW);
       Latencies writeTimes = new Latencies(LATENCY_WINDOW);
       long start = System.nanoTime();
       for (long checkpoint = 1; checkpoint <= settings.commits(); checkpoint++) {
-        LocalDate day = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         clock.advance(Duration.ofMinutes(1));
         long t = System.nanoTime();
-        DatasetChange change = checkpoints.write(checkpoint, day);
+        DatasetChange change = nextChange.get();
         writeTimes.add(System.nanoTime() - t);
+        if (checkpoint < settings.commits()) {
+          long next = checkpoint + 1;
+          nextChange = writers.submit(() -> checkpoints.write(next, day(next), time(next)));
+        }
         t = System.nanoTime();
         committer.commit(change);
         commitTimes.add(System.nanoTime() - t);
 
         long nextMark = settings.marks().ceiling(checkpoint);
-        if (checkpoint % settings.publishEvery() == 0 || nextMark - checkpoint < settings.publishWindow()) {
-          t = System.nanoTime();
-          if (publisher == null) {
-            publisher = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS, viewCheck);
-          } else {
-            publisher.refresh();
-          }
-          publisher.publish();
-          publishTimes.add(System.nanoTime() - t);
+        boolean publish = checkpoint % settings.publishEvery() == 0 || nextMark - checkpoint < settings.publishWindow();
+        if (publish) {
+          publisher.signal(committer.state().version());
         }
-        if (maintenance != null) {
-          maintenance.afterCommit();
+        if (maintenance != null && maintenance.afterCommit()) {
+          // Maintenance runs inline, between commits, so that what it finds due depends on the
+          // simulated clock only, not on how fast this machine is.
+          publisher.signalLatest();
         }
         if (checkpoint == nextMark) {
           committer.refresh();
-          checkRows(committer, checkpoints.rowsWritten());
+          publisher.awaitPublished(committer.state().version());
+          checkRows(committer, Checkpoints.rowsOf(checkpoint));
           Mark mark = probe.take(checkpoint, committer.state(), commitTimes, publishTimes, maintenance, start);
           figures.add(mark);
           System.err.println("mark " + mark);
-          System.err.printf(Locale.ROOT, "time so far: writing files %.0f s, commits %.0f s, publishing %.0f s%n",
+          System.err.printf(Locale.ROOT, "time so far: waiting for the writers %.0f s, commits %.0f s, publishing %.0f s%n",
               writeTimes.totalSeconds(), commitTimes.totalSeconds(), publishTimes.totalSeconds());
           if (maintenance != null) {
             System.err.printf(Locale.ROOT, "maintenance so far: compaction %.0f s (p50 %.1f ms, p99 %.1f ms), "
@@ -166,8 +176,20 @@ public final class LongRunBenchmark {
               (System.nanoTime() - start) / 1e9);
         }
       }
+      publisher.close();
+      writers.shutdownNow();
     }
     return figures;
+  }
+
+  /** The simulated time at which checkpoint {@code checkpoint} (from 1) is taken: a minute per checkpoint. */
+  private static Instant time(long checkpoint) {
+    return START.plus(Duration.ofMinutes(checkpoint));
+  }
+
+  /** The day whose partitions checkpoint {@code checkpoint} writes: the day of the minute before it. */
+  private static LocalDate day(long checkpoint) {
+    return LocalDate.ofInstant(START.plus(Duration.ofMinutes(checkpoint - 1)), ZoneOffset.UTC);
   }
 
   /**

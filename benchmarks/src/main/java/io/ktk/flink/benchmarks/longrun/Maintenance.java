@@ -60,9 +60,10 @@ final class Maintenance {
     this.gcEvery = gcEvery;
   }
 
-  /** What maintenance does after a commit: each task when it is due. */
-  void afterCommit() throws IOException {
+  /** What maintenance does after a commit: each task when it is due. Returns whether one ran. */
+  boolean afterCommit() throws IOException {
     Instant now = clock.instant();
+    boolean ran = false;
     if (compactor == null) {
       compactor = Compactor.of(store, uuid, settings.compaction(), clock);
       expiryLog = CommitLog.open(store, uuid, CommitLogOptions.DEFAULTS);
@@ -80,6 +81,7 @@ final class Maintenance {
       bytesWritten += result.bytesWritten();
       rewritesNotCommitted += result.notCommitted().size();
       lastCompaction = now;
+      ran = true;
     }
     if (!now.isBefore(lastExpiry.plus(expiryEvery))) {
       long start = System.nanoTime();
@@ -88,6 +90,7 @@ final class Maintenance {
       expiry.add(System.nanoTime() - start);
       entriesDeleted += expired.deleted().size();
       lastExpiry = now;
+      ran = true;
     }
     if (!now.isBefore(lastGc.plus(gcEvery))) {
       long start = System.nanoTime();
@@ -95,6 +98,8 @@ final class Maintenance {
       gc.add(System.nanoTime() - start);
       filesCollected += collected.deleted().size();
       lastGc = now;
+      ran = true;
     }
+    return ran;
   }
 }

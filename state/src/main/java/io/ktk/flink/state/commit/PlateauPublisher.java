@@ -7,13 +7,12 @@ import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadataJson;
 import io.ktk.flink.state.metadata.IndexFile;
-import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -30,7 +29,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * latest version (docs/commit-log.md, "Publishing").
  *
  * <p>One instance per {@link CommitLog} ({@link CommitLog#publish()}): it remembers the index files
- * it wrote for that dataset, to skip unchanged ones.
+ * it wrote for that dataset, to skip unchanged ones, and the serialised partitions of the metadata
+ * JSON it wrote last ({@link ViewPartitions}), to serialise only the partitions that changed.
  */
 public final class PlateauPublisher {
   /** Key in the published metadata naming the log version the view shows. */
@@ -39,6 +39,7 @@ public final class PlateauPublisher {
   private final Clock clock;
   private final Map<String, PublishedIndex> publishedIndices = new HashMap<>();
   private Schema publishedSchema;
+  private final ViewPartitions viewPartitions = new ViewPartitions();
 
   private record PublishedIndex(long changedAt, String key) {}
 
@@ -90,7 +91,7 @@ public final class PlateauPublisher {
       if (previous == null || previous.changedAt() != changedAt) {
         Field field = state.schema().findField(column);
         String key = DatasetKeys.indexFileKey(uuid, column, clock.instant());
-        IndexFile.write(store, key, column, field.getType(), typedValues(state.index(column)));
+        IndexFile.write(store, key, column, field.getType(), typedValues(state, column));
         previous = new PublishedIndex(changedAt, key);
         publishedIndices.put(column, previous);
       }
@@ -100,25 +101,23 @@ public final class PlateauPublisher {
       CommonMetadataFile.write(store, DatasetKeys.commonMetadataKey(uuid), state.schema(), state.partitionKeys());
       publishedSchema = state.schema();
     }
-    // One pass over the files for the digest and one for the JSON, without a map or a tree of them.
-    Iterable<Map.Entry<String, String>> fileKeys = () -> state.files().values().stream()
-        .map(file -> Map.entry(file.label(), file.key(uuid)))
-        .iterator();
-    int files = state.files().size();
+    // Only the partitions whose files changed since the last publication are serialised again.
+    ViewPartitions.Serialized partitions = viewPartitions.serialize(state);
     Map<String, JsonNode> metadata = new HashMap<>(state.metadata());
     metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
-    metadata.put(ViewDigest.METADATA_KEY, TextNode.valueOf(ViewDigest.of(fileKeys, files, indexKeys)));
+    metadata.put(ViewDigest.METADATA_KEY,
+        TextNode.valueOf(ViewDigest.of(partitions.digest(), partitions.files(), indexKeys)));
     String key = DatasetKeys.metadataJsonKey(uuid);
-    byte[] json = DatasetMetadataJson.write(uuid, state.partitionKeys(), fileKeys, indexKeys, metadata, files);
+    byte[] json = DatasetMetadataJson.write(uuid, state.partitionKeys(), partitions.json(), indexKeys, metadata);
     store.put(key, json);
     // Another writer may have written the view since: only an object of our size is taken for ours.
     store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);
   }
 
-  /** An index with its values as the typed values an index file holds. */
-  private static Map<Object, List<String>> typedValues(Map<IndexValue, List<String>> index) {
-    Map<Object, List<String>> values = new LinkedHashMap<>();
-    index.forEach((value, labels) -> values.put(value.value(), labels));
+  /** An index with its values as the typed values an index file holds; the label sets are not copied. */
+  private static Map<Object, Collection<String>> typedValues(DatasetState state, String column) {
+    Map<Object, Collection<String>> values = new LinkedHashMap<>();
+    state.forEachIndexValue(column, values::put);
     return values;
   }
 }

@@ -23,8 +23,19 @@ final class ViewDigest {
   static String of(Iterable<? extends Map.Entry<String, String>> fileKeys, int files, Map<String, String> indexKeys) {
     long sum = 0;
     for (Map.Entry<String, String> file : fileKeys) {
-      sum += hash("f\u0000" + file.getKey() + "\u0000" + file.getValue());
+      sum += fileHash(file.getKey(), file.getValue());
     }
+    return of(sum, files, indexKeys);
+  }
+
+  /** The part of a view's fingerprint that one file (label and key) adds. */
+  static long fileHash(String label, String key) {
+    return hash("f\u0000" + label + "\u0000" + key);
+  }
+
+  /** The fingerprint of a view of {@code files} files whose {@link #fileHash}es sum to {@code fileSum}. */
+  static String of(long fileSum, int files, Map<String, String> indexKeys) {
+    long sum = fileSum;
     for (Map.Entry<String, String> index : indexKeys.entrySet()) {
       sum += hash("i\u0000" + index.getKey() + "\u0000" + index.getValue());
     }

@@ -3,6 +3,7 @@ package io.ktk.flink.state.metadata;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
@@ -10,8 +11,12 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code <uuid>.by-dataset-metadata.json}: the form plateau writes by default.
@@ -50,40 +55,18 @@ public final class DatasetMetadataJson {
   }
 
   /**
-   * Writes the metadata JSON of a one-table dataset as a stream: the same bytes as {@link
-   * #write(DatasetMetadata)} of {@link DatasetMetadata#of} with these arguments, without building
-   * the partitions' maps or a JSON tree, so that a view of many files costs one pass over them.
+   * The members of the {@code partitions} object for some files, as {@link #write(DatasetMetadata)}
+   * writes them ({@code "label":{"files":{"table":"key"}}}, separated by commas, without the
+   * braces): a part of the metadata JSON that {@link #write(String, List, List, Map, Map)} joins
+   * with the others, so that a publisher can keep it while its files do not change.
    *
    * @param fileKeys label -> data file key, in label order
    */
-  public static byte[] write(String uuid, java.util.List<String> partitionKeys,
-      Iterable<? extends java.util.Map.Entry<String, String>> fileKeys, java.util.Map<String, String> indexKeys,
-      java.util.Map<String, JsonNode> metadata, int expectedFiles) {
-    // The other parts are small: DatasetMetadata validates and canonicalizes them.
-    DatasetMetadata head = DatasetMetadata.of(uuid, partitionKeys, java.util.Map.of(), indexKeys, metadata);
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(Math.max(1024, expectedFiles * 160));
-    try (com.fasterxml.jackson.core.JsonGenerator out = MAPPER.getFactory().createGenerator(bytes)) {
-      out.setCodec(MAPPER);
+  public static byte[] partitionMembers(Iterable<? extends Map.Entry<String, String>> fileKeys) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+    try (JsonGenerator out = MAPPER.getFactory().createGenerator(bytes)) {
       out.writeStartObject();
-      out.writeNumberField(DatasetMetadataTree.VERSION, head.metadataVersion());
-      out.writeStringField(DatasetMetadataTree.UUID, uuid);
-      if (!head.indices().isEmpty()) {
-        out.writeObjectFieldStart(DatasetMetadataTree.INDICES);
-        for (java.util.Map.Entry<String, IndexReference> index : head.indices().entrySet()) {
-          out.writeStringField(index.getKey(), ((IndexReference.External) index.getValue()).key());
-        }
-        out.writeEndObject();
-      }
-      if (!head.metadata().isEmpty()) {
-        out.writeObjectFieldStart(DatasetMetadataTree.METADATA);
-        for (java.util.Map.Entry<String, JsonNode> entry : head.metadata().entrySet()) {
-          out.writeFieldName(entry.getKey());
-          out.writeTree(entry.getValue());
-        }
-        out.writeEndObject();
-      }
-      out.writeObjectFieldStart(DatasetMetadataTree.PARTITIONS);
-      for (java.util.Map.Entry<String, String> file : fileKeys) {
+      for (Map.Entry<String, String> file : fileKeys) {
         out.writeObjectFieldStart(file.getKey());
         out.writeObjectFieldStart(DatasetMetadataTree.FILES);
         out.writeStringField(DatasetKeys.TABLE, file.getValue());
@@ -91,6 +74,52 @@ public final class DatasetMetadataJson {
         out.writeEndObject();
       }
       out.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the partitions of dataset metadata", e);
+    }
+    byte[] object = bytes.toByteArray();
+    return Arrays.copyOfRange(object, 1, object.length - 1);
+  }
+
+  /**
+   * Writes the metadata JSON of a one-table dataset from the members of its {@code partitions}
+   * ({@link #partitionMembers}, in label order): the same bytes as {@link #write(DatasetMetadata)}
+   * of {@link DatasetMetadata#of} with the same content, without a map or a tree of the files.
+   * The parts are copied once, into the array returned.
+   */
+  public static byte[] write(String uuid, List<String> partitionKeys, List<byte[]> partitions,
+      Map<String, String> indexKeys, Map<String, JsonNode> metadata) {
+    // The other parts are small: DatasetMetadata validates and canonicalizes them.
+    DatasetMetadata head = DatasetMetadata.of(uuid, partitionKeys, Map.of(), indexKeys, metadata);
+    ByteArrayOutputStream part = new ByteArrayOutputStream(4096);
+    byte[] before;
+    byte[] after;
+    try (JsonGenerator out = MAPPER.getFactory().createGenerator(part)) {
+      out.setCodec(MAPPER);
+      out.writeStartObject();
+      out.writeNumberField(DatasetMetadataTree.VERSION, head.metadataVersion());
+      out.writeStringField(DatasetMetadataTree.UUID, uuid);
+      if (!head.indices().isEmpty()) {
+        out.writeObjectFieldStart(DatasetMetadataTree.INDICES);
+        for (Map.Entry<String, IndexReference> index : head.indices().entrySet()) {
+          out.writeStringField(index.getKey(), ((IndexReference.External) index.getValue()).key());
+        }
+        out.writeEndObject();
+      }
+      if (!head.metadata().isEmpty()) {
+        out.writeObjectFieldStart(DatasetMetadataTree.METADATA);
+        for (Map.Entry<String, JsonNode> entry : head.metadata().entrySet()) {
+          out.writeFieldName(entry.getKey());
+          out.writeTree(entry.getValue());
+        }
+        out.writeEndObject();
+      }
+      // "partitions": and its colon; the object itself is spliced in below.
+      out.writeFieldName(DatasetMetadataTree.PARTITIONS);
+      out.writeRawValue("");
+      out.flush();
+      before = part.toByteArray();
+      part.reset();
       out.writeArrayFieldStart(DatasetMetadataTree.PARTITION_KEYS);
       for (String key : head.partitionKeys()) {
         out.writeString(key);
@@ -100,7 +129,30 @@ public final class DatasetMetadataJson {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write dataset metadata of " + uuid, e);
     }
-    return bytes.toByteArray();
+    after = part.toByteArray();
+    long length = before.length + 2L + Math.max(0, partitions.size() - 1) + after.length;
+    for (byte[] members : partitions) {
+      length += members.length;
+    }
+    if (length > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("Cannot write dataset metadata of " + uuid + ": it would take "
+          + length + " bytes, more than a Java array holds");
+    }
+    byte[] json = new byte[(int) length];
+    System.arraycopy(before, 0, json, 0, before.length);
+    int at = before.length;
+    json[at++] = '{';
+    for (int i = 0; i < partitions.size(); i++) {
+      if (i > 0) {
+        json[at++] = ',';
+      }
+      byte[] members = partitions.get(i);
+      System.arraycopy(members, 0, json, at, members.length);
+      at += members.length;
+    }
+    json[at++] = '}';
+    System.arraycopy(after, 0, json, at, after.length);
+    return json;
   }
 
   /**

@@ -39,6 +39,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -56,7 +57,8 @@ import org.apache.parquet.io.InputFile;
  * ARROW:schema} entry (no {@code pandas} entry), as plateau's {@code ExplicitSecondaryIndex.store}
  * writes it. String values are stored as {@code large_string}, the type plateau 4.6 gives string
  * columns and compares an index's type with when it updates the index; without the {@code
- * ARROW:schema} they would read back as {@code string}.
+ * ARROW:schema} they would read back as {@code string}. The labels are written plain, without
+ * statistics (pyarrow writes a dictionary and statistics; readers need neither).
  *
  * <p>Read: values are typed by the project's convention ({@code Long}, {@code Double}, {@code
  * String}, {@code byte[]}, {@code LocalDate}, ...) in a map ordered by {@link #valueOrder} (so
@@ -69,6 +71,7 @@ import org.apache.parquet.io.InputFile;
 public final class IndexFile {
   /** The name of the column holding the partition labels. */
   public static final String PARTITION_COLUMN = "partition";
+  private static final String LABEL_COLUMN_PATH = PARTITION_COLUMN + ".list.element";
 
   private IndexFile() {}
 
@@ -130,7 +133,7 @@ public final class IndexFile {
       throw new KtkValidationException(
           "Cannot write the index of column " + column + ": the name is taken by the column of partition labels");
     }
-    NavigableMap<Object, TreeSet<String>> sorted = sorted(column, type, index);
+    NavigableMap<Object, List<String>> sorted = sorted(column, type, index);
     Field valueField = new Field(column, FieldType.nullable(storedType(type)), null);
     Field partitionField =
         new Field(
@@ -140,9 +143,17 @@ public final class IndexFile {
     Schema schema = new Schema(List.of(valueField, partitionField));
     BytesOutputFile file = new BytesOutputFile(column + " index");
     Map<String, String> keyValues = Map.of(ArrowSchemaMetadata.KEY, ArrowSchemaMetadata.encode(schema));
-    try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options)) {
-      for (Map.Entry<Object, TreeSet<String>> entry : sorted.entrySet()) {
-        writer.write(List.of(entry.getKey(), List.copyOf(entry.getValue())));
+    // The labels need neither statistics nor a dictionary: no reader filters on them, each label is
+    // in a few rows only, and both cost a comparison or a hash of every label (most of the time of
+    // writing a large index).
+    ParquetProperties properties = ParquetProperties.copy(options.properties())
+        .withStatisticsEnabled(LABEL_COLUMN_PATH, false)
+        .withSizeStatisticsEnabled(LABEL_COLUMN_PATH, false)
+        .withDictionaryEncoding(LABEL_COLUMN_PATH, false)
+        .build();
+    try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options, properties)) {
+      for (Map.Entry<Object, List<String>> entry : sorted.entrySet()) {
+        writer.write(List.of(entry.getKey(), entry.getValue()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the index of column " + column + " in memory", e);
@@ -227,10 +238,15 @@ public final class IndexFile {
     }
   }
 
-  private static NavigableMap<Object, TreeSet<String>> sorted(
+  /**
+   * The index's values in {@link #valueOrder}, each with its labels in code point order without
+   * duplicates. Label sets usually come sorted (a {@code TreeSet} of the state): sorting a sorted
+   * array takes one comparison per label, no tree.
+   */
+  private static NavigableMap<Object, List<String>> sorted(
       String column, ArrowType type, Map<?, ? extends Collection<String>> index) {
     Class<?> valueClass = valueClass(column, type);
-    TreeMap<Object, TreeSet<String>> sorted = new TreeMap<>(valueOrder(type));
+    TreeMap<Object, List<String>> sorted = new TreeMap<>(valueOrder(type));
     for (Map.Entry<?, ? extends Collection<String>> entry : index.entrySet()) {
       Object value = entry.getKey();
       if (value == null) {
@@ -245,14 +261,30 @@ public final class IndexFile {
       if (labels == null || labels.isEmpty()) {
         continue;
       }
-      TreeSet<String> set = sorted.computeIfAbsent(value, v -> new TreeSet<>(IndexFile::compareCodePoints));
       for (String label : labels) {
         if (label == null) {
           throw new KtkValidationException(
               "Cannot write the index of column " + column + ": value " + value + " has a null partition label");
         }
-        set.add(label);
       }
+      List<String> previous = sorted.get(value);
+      String[] all;
+      if (previous == null) {
+        all = labels.toArray(String[]::new);
+      } else {
+        // Two keys of the map that are equal in value order (e.g. 0.0 and -0.0): one entry.
+        all = new String[previous.size() + labels.size()];
+        previous.toArray(all);
+        System.arraycopy(labels.toArray(String[]::new), 0, all, previous.size(), labels.size());
+      }
+      Arrays.sort(all, IndexFile::compareCodePoints);
+      int distinct = 0;
+      for (String label : all) {
+        if (distinct == 0 || !label.equals(all[distinct - 1])) {
+          all[distinct++] = label;
+        }
+      }
+      sorted.put(value, Arrays.asList(Arrays.copyOf(all, distinct)));
     }
     return sorted;
   }
@@ -336,18 +368,26 @@ public final class IndexFile {
     return ((Comparable) a).compareTo(b);
   }
 
+  /**
+   * Strings by code point, as Python and pyarrow order them. This differs from {@link
+   * String#compareTo} (UTF-16 units) only where a surrogate meets a character above them.
+   */
   private static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
+    int length = Math.min(a.length(), b.length());
+    for (int k = 0; k < length; k++) {
+      char x = a.charAt(k);
+      char y = b.charAt(k);
+      if (x != y) {
+        if (!Character.isSurrogate(x) && !Character.isSurrogate(y)) {
+          return Character.compare(x, y);
+        }
+        // The chars before are equal: back up to the start of a pair split here, and compare code points.
+        boolean splitsPair = k > 0 && Character.isHighSurrogate(a.charAt(k - 1))
+            && (Character.isLowSurrogate(x) || Character.isLowSurrogate(y));
+        int at = splitsPair ? k - 1 : k;
+        return Integer.compare(a.codePointAt(at), b.codePointAt(at));
       }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
     }
-    return Integer.compare(a.length() - i, b.length() - j);
+    return Integer.compare(a.length(), b.length());
   }
 }

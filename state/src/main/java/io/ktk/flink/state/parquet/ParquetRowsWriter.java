@@ -72,15 +72,14 @@ public final class ParquetRowsWriter implements AutoCloseable {
   private boolean closed;
   private ParquetMetadata footer;
 
-  private ParquetRowsWriter(
-      OutputFile file, Schema arrowSchema, Map<String, String> keyValueMetadata, ParquetWriteOptions options)
-      throws IOException {
+  private ParquetRowsWriter(OutputFile file, Schema arrowSchema, Map<String, String> keyValueMetadata,
+      ParquetWriteOptions options, ParquetProperties properties) throws IOException {
     this.file = file;
     this.schema = ArrowParquetSchemas.toParquet(arrowSchema);
     this.rowWriter = new ValueWriters.RowWriter(arrowSchema);
     this.keyValueMetadata = new LinkedHashMap<>(keyValueMetadata);
     this.options = options;
-    this.properties = options.properties();
+    this.properties = properties;
     this.compressor = new ParquetCodecs(options.zstdLevel()).getCompressor(options.compression());
     this.columnIO = new ColumnIOFactory(false).getColumnIO(schema);
     this.fileWriter = options.startFileWriter(file, schema, properties);
@@ -102,12 +101,24 @@ public final class ParquetRowsWriter implements AutoCloseable {
   public static ParquetRowsWriter create(
       OutputFile file, Schema schema, Map<String, String> keyValueMetadata, ParquetWriteOptions options)
       throws IOException {
+    requireNonNull(options, "options is null");
+    return create(file, schema, keyValueMetadata, options, options.properties());
+  }
+
+  /**
+   * As {@link #create(OutputFile, Schema, Map, ParquetWriteOptions)}, with column properties of
+   * the caller's (e.g. statistics or dictionaries off for some columns: {@code
+   * ParquetProperties.copy(options.properties())}); codec and row group size come from {@code options}.
+   */
+  public static ParquetRowsWriter create(OutputFile file, Schema schema, Map<String, String> keyValueMetadata,
+      ParquetWriteOptions options, ParquetProperties properties) throws IOException {
     requireNonNull(file, "file is null");
     requireNonNull(schema, "schema is null");
     requireNonNull(keyValueMetadata, "keyValueMetadata is null");
     requireNonNull(options, "options is null");
+    requireNonNull(properties, "properties is null");
     try {
-      return new ParquetRowsWriter(file, schema, keyValueMetadata, options);
+      return new ParquetRowsWriter(file, schema, keyValueMetadata, options, properties);
     } catch (IOException | RuntimeException e) {
       abortFile(file);
       throw e;

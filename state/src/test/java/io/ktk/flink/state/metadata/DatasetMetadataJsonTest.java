@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -60,17 +61,25 @@ class DatasetMetadataJsonTest {
   }
 
   @Test
-  void theStreamedViewIsByteForByteTheViewOfTheSameContent() {
+  void theViewJoinedFromPartitionMembersIsByteForByteTheViewOfTheSameContent() {
     Map<String, String> files = new TreeMap<>(Map.of("p=2/b", "ds/table/p=2/b.parquet", "p=1/a",
-        "ds/table/p=1/a.parquet", "p=10/c", "ds/table/p=10/c.parquet"));
+        "ds/table/p=1/a.parquet", "p=10/c", "ds/table/p=10/c.parquet", "p=1/d", "ds/table/p=1/d.parquet",
+        "p=\u00fc/e", "ds/table/p=\u00fc/e.parquet"));
     Map<String, String> indices = Map.of("x", "ds/indices/x/1.by-dataset-index.parquet");
     Map<String, JsonNode> metadata = Map.of("z", DatasetMetadataJson.json("[1, 2.5, \"\\u00fc\"]"),
-        "a", DatasetMetadataJson.json("12345678901"));
-    byte[] streamed = DatasetMetadataJson.write("ds", List.of("p"), files.entrySet(), indices, metadata, 3);
-    assertThat(new String(streamed, UTF_8))
+        "a", DatasetMetadataJson.json("12345678901"), "partitions", DatasetMetadataJson.json("{}"));
+    // One part per physical partition, in label order: p=1 (two files), p=10, p=2, p=ü.
+    List<byte[]> partitions = new ArrayList<>();
+    for (String partition : List.of("p=1/", "p=10/", "p=2/", "p=\u00fc/")) {
+      partitions.add(DatasetMetadataJson.partitionMembers(files.entrySet().stream()
+          .filter(file -> file.getKey().startsWith(partition)).toList()));
+    }
+    byte[] joined = DatasetMetadataJson.write("ds", List.of("p"), partitions, indices, metadata);
+    assertThat(new String(joined, UTF_8))
         .isEqualTo(new String(DatasetMetadataJson.write(DatasetMetadata.of("ds", List.of("p"), files, indices,
-            metadata)), UTF_8));
-    assertThat(DatasetMetadataJson.write("ds", List.of(), List.of(), Map.of(), Map.of(), 0))
+            metadata)), UTF_8))
+        .contains("\"p=\\u00FC/e\":{\"files\":{\"table\":\"ds/table/p=\\u00FC/e.parquet\"}}");
+    assertThat(DatasetMetadataJson.write("ds", List.of(), List.of(), Map.of(), Map.of()))
         .isEqualTo(DatasetMetadataJson.write(DatasetMetadata.of("ds", List.of(), Map.of(), Map.of(), Map.of())));
   }
 

@@ -244,4 +244,24 @@ class IndexFileTest {
         .isInstanceOf(KtkValidationException.class)
         .hasMessageContaining("primitive types only");
   }
+
+  @Test
+  void labelsAreWrittenInCodePointOrderWithoutDuplicatesWhateverOrderTheyComeIn() throws IOException {
+    // UTF-16 order (String.compareTo, a TreeSet's) puts a character beyond the BMP (a surrogate
+    // pair) before U+E000..U+FFFF; Python and pyarrow order by code point, where it comes after.
+    List<String> labels = List.of("p=\uFFFD/a", "p=\uD83D\uDE00/b", "p=z/c", "p=\uE000/d", "p=\uD83D\uDE01/e",
+        "p=z/c");
+    List<String> expected = labels.stream().distinct()
+        .sorted(java.util.Comparator.comparing((String label) -> label.codePoints().toArray(), java.util.Arrays::compare))
+        .toList();
+    for (java.util.Collection<String> input : List.of(labels, new java.util.TreeSet<>(labels), expected)) {
+      byte[] file = IndexFile.write("i", I64, Map.of(1L, input));
+      try (io.ktk.flink.state.parquet.ParquetRowsReader reader =
+          io.ktk.flink.state.parquet.ParquetRowsReader.open(new io.ktk.flink.state.parquet.BytesInputFile("i", file))) {
+        java.util.Iterator<List<Object>> rows = reader.rows(List.of("i", IndexFile.PARTITION_COLUMN));
+        assertThat(rows.next().get(1)).isEqualTo(expected);
+        assertThat(rows.hasNext()).isFalse();
+      }
+    }
+  }
 }
