@@ -6,9 +6,7 @@ import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.store.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -92,27 +90,11 @@ class BoundedRestoreTest {
     assertThat(Faults.recordFailures(plan)).isEqualTo(1);
   }
 
-  /**
-   * {@link #STEP} records per checkpoint until the plan's first failure struck, then everything at
-   * once: a restored job reaches end of input before its first checkpoint.
-   */
-  private static RateLimiterStrategy gatedUntilFailure(String plan) {
-    return parallelism -> Faults.recordFailures(plan) == 0
-        ? RateLimiterStrategy.perCheckpoint(STEP).createRateLimiter(parallelism)
-        : () -> CompletableFuture.completedFuture(null);
-  }
-
   private void run(String plan, int parallelism) throws Exception {
-    StreamExecutionEnvironment env = Jobs.env(Map.of(
-        "execution.runtime-mode", "STREAMING",
-        "execution.checkpointing.interval", "300ms",
-        "parallelism.default", Integer.toString(parallelism),
-        "restart-strategy.type", "fixed-delay",
-        "restart-strategy.fixed-delay.attempts", "10",
-        "restart-strategy.fixed-delay.delay", "10ms"));
+    StreamExecutionEnvironment env = Jobs.restoring(parallelism);
     DataStream<RowData> rows = env
         .fromSource(new DataGeneratorSource<>(TestRows.generator(), RECORDS,
-                gatedUntilFailure(plan), TestRows.TYPE_INFO),
+                Faults.gatedUntilFailure(plan, STEP), TestRows.TYPE_INFO),
             WatermarkStrategy.noWatermarks(), "rows")
         .map(new Faults.FailingMap(plan), TestRows.TYPE_INFO)
         .name("failing map");

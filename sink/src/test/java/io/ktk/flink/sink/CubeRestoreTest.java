@@ -6,9 +6,7 @@ import io.ktk.flink.sink.config.ObjectStoreFactory;
 import io.ktk.flink.state.store.ObjectStore;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -64,22 +62,11 @@ class CubeRestoreTest {
     assertThat(Faults.commitCrashes(plan)).isNotEmpty();
   }
 
-  private static RateLimiterStrategy gatedUntilFailure(String plan) {
-    return parallelism -> Faults.recordFailures(plan) == 0
-        ? RateLimiterStrategy.perCheckpoint(STEP).createRateLimiter(parallelism)
-        : () -> CompletableFuture.completedFuture(null);
-  }
-
   private void run(String plan) throws Exception {
-    StreamExecutionEnvironment env = Jobs.env(Map.of(
-        "execution.runtime-mode", "STREAMING",
-        "execution.checkpointing.interval", "300ms",
-        "parallelism.default", "1",
-        "restart-strategy.type", "fixed-delay",
-        "restart-strategy.fixed-delay.attempts", "10",
-        "restart-strategy.fixed-delay.delay", "10ms"));
+    StreamExecutionEnvironment env = Jobs.restoring(1);
     DataStream<RowData> seedRows = env
-        .fromSource(new DataGeneratorSource<>(CubeTestRows.seedGenerator(), SEED_ROWS, gatedUntilFailure(plan),
+        .fromSource(new DataGeneratorSource<>(CubeTestRows.seedGenerator(), SEED_ROWS,
+            Faults.gatedUntilFailure(plan, STEP),
             CubeTestRows.SEED_INFO), WatermarkStrategy.noWatermarks(), "seed rows")
         .map(new Faults.FailingMap(plan), CubeTestRows.SEED_INFO);
     DataStream<RowData> weatherRows = env.fromSource(new DataGeneratorSource<>(CubeTestRows.weatherGenerator(),

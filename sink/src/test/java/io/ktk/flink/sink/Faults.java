@@ -6,12 +6,14 @@ import io.ktk.flink.state.testing.ForwardingObjectStore;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.table.data.RowData;
 
 /**
@@ -51,6 +53,17 @@ final class Faults {
 
   static int recordFailures(String plan) {
     return RECORD_FAILURES.get(plan).get();
+  }
+
+  /**
+   * A source's pace for the restore tests: {@code step} records per completed checkpoint until the
+   * plan's first failure struck, then everything at once, so that a restored job reaches end of
+   * input before its first checkpoint after the restore completes.
+   */
+  static RateLimiterStrategy gatedUntilFailure(String plan, int step) {
+    return parallelism -> recordFailures(plan) == 0
+        ? RateLimiterStrategy.perCheckpoint(step).createRateLimiter(parallelism)
+        : () -> CompletableFuture.completedFuture(null);
   }
 
   /** Plans crashes of the committer: the first claim of each version fails as {@link When} says. */

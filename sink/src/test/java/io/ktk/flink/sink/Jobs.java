@@ -36,6 +36,20 @@ final class Jobs {
         "restart-strategy.type", "none"));
   }
 
+  /**
+   * A STREAMING environment for the restore tests: a checkpoint every 300 ms and up to 10 quick
+   * restarts, each from the last completed checkpoint.
+   */
+  static StreamExecutionEnvironment restoring(int parallelism) {
+    return env(Map.of(
+        "execution.runtime-mode", "STREAMING",
+        "execution.checkpointing.interval", "300ms",
+        "parallelism.default", Integer.toString(parallelism),
+        "restart-strategy.type", "fixed-delay",
+        "restart-strategy.fixed-delay.attempts", "10",
+        "restart-strategy.fixed-delay.delay", "10ms"));
+  }
+
   static StreamExecutionEnvironment env(Map<String, String> settings) {
     return StreamExecutionEnvironment.getExecutionEnvironment(Configuration.fromMap(new HashMap<>(settings)));
   }

@@ -10,9 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -89,26 +87,14 @@ class KeyedRestoreTest {
     assertThat(Faults.recordFailures(plan)).isEqualTo(1);
   }
 
-  /** {@link #STEP} records per checkpoint until the plan's first failure struck, then everything at once. */
-  private static RateLimiterStrategy gatedUntilFailure(String plan) {
-    return parallelism -> Faults.recordFailures(plan) == 0
-        ? RateLimiterStrategy.perCheckpoint(STEP).createRateLimiter(parallelism)
-        : () -> CompletableFuture.completedFuture(null);
-  }
-
   private void run(String plan, int parallelism) throws Exception {
     // few keys for the records: most records update, delete or re-insert a key written before
     List<GenericRowData> changes = Changelogs.register(plan, plan.hashCode(), 400, 3, RECORDS);
-    StreamExecutionEnvironment env = Jobs.env(Map.of(
-        "execution.runtime-mode", "STREAMING",
-        "execution.checkpointing.interval", "300ms",
-        "parallelism.default", Integer.toString(parallelism),
-        "restart-strategy.type", "fixed-delay",
-        "restart-strategy.fixed-delay.attempts", "10",
-        "restart-strategy.fixed-delay.delay", "10ms"));
+    StreamExecutionEnvironment env = Jobs.restoring(parallelism);
     // one source and one failing map keep the changelog's order; the sink routes keys to writers
     DataStream<RowData> rows = env
-        .fromSource(new DataGeneratorSource<>(new Changelogs.Records(plan), RECORDS, gatedUntilFailure(plan),
+        .fromSource(new DataGeneratorSource<>(new Changelogs.Records(plan), RECORDS,
+            Faults.gatedUntilFailure(plan, STEP),
             Changelogs.TYPE_INFO), WatermarkStrategy.noWatermarks(), "changelog")
         .setParallelism(1)
         .map(new Changelogs.Prefixes(plan), Changelogs.TYPE_INFO).name("prefixes").setParallelism(1)

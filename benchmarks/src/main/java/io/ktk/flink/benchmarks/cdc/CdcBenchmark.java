@@ -1,5 +1,6 @@
 package io.ktk.flink.benchmarks.cdc;
 
+import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import java.io.BufferedReader;
 import java.io.File;
@@ -38,7 +39,7 @@ public final class CdcBenchmark {
   private CdcBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
+    Map<String, String> options = BenchOptions.parse(args);
     Changelog changelog = new Changelog(Long.parseLong(options.getOrDefault("keys", "200000").replace("_", "")),
         Integer.parseInt(options.getOrDefault("partitions", "10")), Integer.parseInt(options.getOrDefault("rounds", "10")),
         Integer.parseInt(options.getOrDefault("deletes", "5")));
@@ -219,17 +220,6 @@ public final class CdcBenchmark {
     }
     result.put("layout", layout);
     return result;
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Cannot read the arguments: expected --name value pairs, got " + List.of(args));
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
   }
 
   private static void delete(Path dir) throws IOException {

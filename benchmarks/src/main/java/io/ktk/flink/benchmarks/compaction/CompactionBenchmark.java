@@ -2,6 +2,7 @@ package io.ktk.flink.benchmarks.compaction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import io.ktk.flink.benchmarks.sink.BenchRows;
 import io.ktk.flink.sink.config.Compression;
@@ -58,7 +59,7 @@ public final class CompactionBenchmark {
   private CompactionBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
+    Map<String, String> options = BenchOptions.parse(args);
     long rows = Long.parseLong(options.getOrDefault("rows", "50000000").replace("_", ""));
     int repetitions = Integer.parseInt(options.getOrDefault("repetitions", "3"));
     long checkpointMillis = Long.parseLong(options.getOrDefault("checkpoint-ms", "5000"));
@@ -280,17 +281,5 @@ public final class CompactionBenchmark {
 
   private static String ratio(double r) {
     return String.format(Locale.ROOT, "%.2fx", r);
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("Cannot read the arguments: expected --name value pairs, got "
-            + List.of(args));
-      }
-      options.put(args[i].substring(2), args[i + 1]);
-    }
-    return options;
   }
 }

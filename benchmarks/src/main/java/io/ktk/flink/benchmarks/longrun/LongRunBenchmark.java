@@ -1,5 +1,6 @@
 package io.ktk.flink.benchmarks.longrun;
 
+import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
@@ -17,9 +18,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
+
 import java.util.Comparator;
-import java.util.HashMap;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,7 +60,7 @@ public final class LongRunBenchmark {
   private LongRunBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
+    Map<String, String> options = BenchOptions.parse(args);
     Path work = Path.of(options.getOrDefault("work", "target/bench-data/long-run")).toAbsolutePath();
     String python = options.getOrDefault("python", ".venv/bin/python");
     if (options.containsKey("view-files")) {
@@ -240,17 +241,5 @@ public final class LongRunBenchmark {
         Files.delete(path);
       }
     }
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Cannot read the arguments " + Arrays.toString(args)
-            + ": expected --name value pairs");
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
   }
 }

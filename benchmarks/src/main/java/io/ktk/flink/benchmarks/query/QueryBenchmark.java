@@ -2,6 +2,7 @@ package io.ktk.flink.benchmarks.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.engine.ResultBatch;
@@ -22,7 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +58,7 @@ public final class QueryBenchmark {
   public static void main(String[] args) throws Exception {
     long mainMillis = System.currentTimeMillis();
     double jvmStartSeconds = (mainMillis - ManagementFactory.getRuntimeMXBean().getStartTime()) / 1e3;
-    Map<String, String> options = options(args);
+    Map<String, String> options = BenchOptions.parse(args);
     long rows = Long.parseLong(options.getOrDefault("rows", "10000000").replace("_", ""));
     int repetitions = Integer.parseInt(options.getOrDefault("repetitions", "5"));
     Path work = Path.of(options.getOrDefault("work", "target/bench-data"));
@@ -233,16 +234,5 @@ public final class QueryBenchmark {
 
   private static String ratio(double r) {
     return String.format(Locale.ROOT, "%.2fx", r);
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("Cannot read the arguments: expected --name value pairs, got " + List.of(args));
-      }
-      options.put(args[i].substring(2), args[i + 1]);
-    }
-    return options;
   }
 }

@@ -2,6 +2,7 @@ package io.ktk.flink.benchmarks.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import io.ktk.flink.source.KartothekSource;
 import io.ktk.flink.source.query.CubeQuery;
@@ -56,7 +57,7 @@ public final class StreamedFlinkBenchmark {
   private StreamedFlinkBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
+    Map<String, String> options = BenchOptions.parse(args);
     String store = options.get("store");
     if (store == null || !store.startsWith("file://")) {
       throw new IllegalArgumentException("Cannot run: --store file:///dir of a cube written by ktk demo is required");
@@ -194,17 +195,5 @@ public final class StreamedFlinkBenchmark {
 
   private static String ratio(double r) {
     return String.format(Locale.ROOT, "%.2fx", r);
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("Cannot read the arguments: expected --name value pairs, got "
-            + List.of(args));
-      }
-      options.put(args[i].substring(2), args[i + 1]);
-    }
-    return options;
   }
 }
