@@ -1,5 +1,6 @@
 package io.ktk.flink.benchmarks.cdc;
 
+import io.ktk.flink.benchmarks.BenchFiles;
 import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import java.io.BufferedReader;
@@ -10,13 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Upserts side by side: the same {@link Changelog} (inserts of every key, then rounds of updates
@@ -64,15 +63,15 @@ public final class CdcBenchmark {
       for (int i = 0; i < engines.size(); i++) {
         CdcEngine engine = engines.get((i + repetition) % engines.size());
         Path dir = work.resolve(engine.name().toLowerCase(Locale.ROOT));
-        delete(dir);
+        BenchFiles.deleteTree(dir);
         System.err.printf(Locale.ROOT, "cdc benchmark: repetition %d, %s ... (load average %s)%n", repetition + 1,
             engine.title(), loadAverage());
         runs.get(engine).add(runChild(engine, changelog, parallelism, checkpointMillis, dir, reads, heap, work));
-        delete(dir);
+        BenchFiles.deleteTree(dir);
       }
     }
     if (!options.containsKey("work")) {
-      delete(work);
+      BenchFiles.deleteTree(work);
     }
     print(changelog, reference, runs, parallelism, checkpointMillis, heap);
   }
@@ -220,16 +219,5 @@ public final class CdcBenchmark {
     }
     result.put("layout", layout);
     return result;
-  }
-
-  private static void delete(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(path);
-      }
-    }
   }
 }

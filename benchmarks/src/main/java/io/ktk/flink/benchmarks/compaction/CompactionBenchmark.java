@@ -2,6 +2,7 @@ package io.ktk.flink.benchmarks.compaction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ktk.flink.benchmarks.BenchFiles;
 import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import io.ktk.flink.benchmarks.sink.BenchRows;
@@ -121,7 +122,7 @@ public final class CompactionBenchmark {
           System.err.printf(Locale.ROOT, "compaction benchmark: ours, %d threads, round %d: %.2f s, %.2f CPU s%n",
               threads, round, seconds, cpuSeconds);
         }
-        deleteTree(run);
+        BenchFiles.deleteTree(run);
 
         JsonNode peer = runPeer(python, files, runs, threads);
         duckRows = peer.get("rows").asLong();
@@ -162,7 +163,7 @@ public final class CompactionBenchmark {
     if (Files.exists(complete)) {
       return;
     }
-    deleteTree(source);
+    BenchFiles.deleteTree(source);
     Files.createDirectories(source);
     System.err.printf(Locale.ROOT, "compaction benchmark: writing %,d rows with the sink into %s ...%n", rows, source);
     Configuration config = new Configuration();
@@ -194,7 +195,7 @@ public final class CompactionBenchmark {
 
   /** A copy of {@code from} at {@code to} made of hard links. */
   private static void linkCopy(Path from, Path to) throws IOException {
-    deleteTree(to);
+    BenchFiles.deleteTree(to);
     try (Stream<Path> paths = Files.walk(from)) {
       for (Path path : (Iterable<Path>) paths::iterator) {
         Path target = to.resolve(from.relativize(path).toString());
@@ -203,17 +204,6 @@ public final class CompactionBenchmark {
         } else {
           Files.createLink(target, path);
         }
-      }
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
       }
     }
   }

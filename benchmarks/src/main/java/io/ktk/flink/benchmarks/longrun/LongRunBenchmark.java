@@ -1,5 +1,6 @@
 package io.ktk.flink.benchmarks.longrun;
 
+import io.ktk.flink.benchmarks.BenchFiles;
 import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.sink.maintenance.MaintenanceSettings;
 import io.ktk.flink.state.commit.CommitLog;
@@ -19,7 +20,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 
-import java.util.Comparator;
 
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +28,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * A simulated year of 1-minute checkpoints of one streaming job into one dataset, with the real
@@ -102,7 +101,7 @@ public final class LongRunBenchmark {
       Duration compactEvery, Duration expiryEvery, Duration gcEvery, int progressDays) {}
 
   static List<Mark> run(Path work, String python, Settings settings) throws Exception {
-    deleteRecursively(work);
+    BenchFiles.deleteTree(work);
     Files.createDirectories(work.resolve("store"));
     SimulatedClock clock = new SimulatedClock(START);
     List<Mark> figures = new ArrayList<>();
@@ -229,17 +228,6 @@ public final class LongRunBenchmark {
       return parts[0] + " " + parts[1] + " " + parts[2];
     } catch (IOException e) {
       return "unknown";
-    }
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.ktk.flink.benchmarks.longrun;
 
+import io.ktk.flink.benchmarks.BenchFiles;
 import io.ktk.flink.benchmarks.FigureTable;
 import io.ktk.flink.state.commit.CommitLog;
 import io.ktk.flink.state.commit.CommitLogOptions;
@@ -40,7 +41,7 @@ final class ViewAtScale {
   private ViewAtScale() {}
 
   static void run(Path work, int files) throws Exception {
-    LongRunBenchmark.deleteRecursively(work);
+    BenchFiles.deleteTree(work);
     Files.createDirectories(work);
     String uuid = "view-at-scale";
     Random random = new Random(1);

@@ -1,5 +1,7 @@
 package io.ktk.flink.benchmarks.sink;
 
+import io.ktk.flink.benchmarks.BenchFiles;
+import io.ktk.flink.benchmarks.BenchOptions;
 import io.ktk.flink.benchmarks.FigureTable;
 import java.io.BufferedReader;
 import java.io.File;
@@ -9,12 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Sink throughput side by side: the same generated rows ({@link BenchRows}) written by each
@@ -35,7 +35,7 @@ public final class SinkBenchmark {
   private SinkBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
+    Map<String, String> options = BenchOptions.parse(args);
     long rows = Long.parseLong(options.getOrDefault("rows", "10000000").replace("_", ""));
     int parallelism = Integer.parseInt(options.getOrDefault("parallelism", "2"));
     long checkpointMillis = Long.parseLong(options.getOrDefault("checkpoint-ms", "5000"));
@@ -49,13 +49,13 @@ public final class SinkBenchmark {
     Map<SinkVariant, Map<String, String>> results = new HashMap<>();
     for (SinkVariant variant : variants) {
       Path out = work.resolve(variant.name().toLowerCase(Locale.ROOT));
-      delete(out);
+      BenchFiles.deleteTree(out);
       System.err.printf(Locale.ROOT, "sink benchmark: %s, %,d rows ...%n", variant.title(), rows);
       results.put(variant, runChild(variant, rows, out, parallelism, checkpointMillis, heap, jvmExtra, work));
-      delete(out);
+      BenchFiles.deleteTree(out);
     }
     if (!options.containsKey("work")) {
-      delete(work);
+      BenchFiles.deleteTree(work);
     }
 
     Map<String, String> fileSink = results.get(SinkVariant.FILE_SINK);
@@ -131,27 +131,5 @@ public final class SinkBenchmark {
           + "; its log is " + log);
     }
     return result;
-  }
-
-  static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Cannot read the arguments: expected --name value pairs, got " + List.of(args));
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
-  }
-
-  private static void delete(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(path);
-      }
-    }
   }
 }

@@ -43,21 +43,7 @@ public final class CubeVersions {
     NavigableMap<String, Long> recorded = CubeCommitLog.of(store, cube).latest()
         .map(CubeCommitLog.Record::datasets)
         .orElse(Collections.emptyNavigableMap());
-    NavigableMap<String, DatasetState> pinned = new TreeMap<>();
-    for (String id : new TreeSet<>(datasetIds)) {
-      String uuid = CubeNames.datasetUuid(cube, id);
-      LogReader reader = new LogReader(store, uuid);
-      DatasetState state = reader.latestOrPublished();
-      if (!state.exists()) {
-        continue;
-      }
-      long pin = pin(store, uuid, recorded.getOrDefault(id, -1L), state.version());
-      if (pin < 0) {
-        continue;
-      }
-      pinned.put(id, pin == state.version() ? state : reader.at(pin));
-    }
-    return pinned;
+    return pinAll(store, cube, datasetIds, recorded, (reader, uuid) -> reader.latestOrPublished());
   }
 
   /**
@@ -77,25 +63,42 @@ public final class CubeVersions {
     NavigableMap<String, Long> recorded = CubeCommitLog.of(store, cube).asOf(time)
         .map(CubeCommitLog.Record::datasets)
         .orElse(Collections.emptyNavigableMap());
-    NavigableMap<String, DatasetState> pinned = new TreeMap<>();
-    for (String id : new TreeSet<>(datasetIds)) {
-      String uuid = CubeNames.datasetUuid(cube, id);
-      LogReader reader = new LogReader(store, uuid);
+    return pinAll(store, cube, datasetIds, recorded, (reader, uuid) -> {
       DatasetState latest = reader.latest();
       if (!latest.exists()) {
         throw new io.ktk.flink.state.KtkValidationException("Cannot read cube '" + cube + "' in "
             + store.url() + " as of " + time + ": its dataset '" + uuid + "' has no commit log (a dataset written by"
             + " plateau has no history to travel in)");
       }
-      DatasetState state = reader.asOf(time, latest);
+      return reader.asOf(time, latest);
+    });
+  }
+
+  /** Which state of a dataset a reader starts from, before unrecorded transactions are left out. */
+  @FunctionalInterface
+  private interface Candidate {
+    DatasetState of(LogReader reader, String uuid) throws IOException;
+  }
+
+  /**
+   * For each dataset, its {@code candidate} state pinned below the first entry of a transaction
+   * that {@code recorded} (the cube log's record) does not cover; datasets without such a version
+   * are left out.
+   */
+  private static NavigableMap<String, DatasetState> pinAll(ObjectStore store, String cube,
+      Collection<String> datasetIds, NavigableMap<String, Long> recorded, Candidate candidate) throws IOException {
+    NavigableMap<String, DatasetState> pinned = new TreeMap<>();
+    for (String id : new TreeSet<>(datasetIds)) {
+      String uuid = CubeNames.datasetUuid(cube, id);
+      LogReader reader = new LogReader(store, uuid);
+      DatasetState state = candidate.of(reader, uuid);
       if (!state.exists()) {
         continue;
       }
       long pin = pin(store, uuid, recorded.getOrDefault(id, -1L), state.version());
-      if (pin < 0) {
-        continue;
+      if (pin >= 0) {
+        pinned.put(id, pin == state.version() ? state : reader.at(pin));
       }
-      pinned.put(id, pin == state.version() ? state : reader.at(pin));
     }
     return pinned;
   }
