@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,9 +52,12 @@ public final class DatasetState {
   /**
    * Per label of a file removed from the dataset, the version that removed it, as long as a
    * retained version still holds the file (removed at a version after {@link #retainedFrom}):
-   * garbage collection must keep it for readers of those versions.
+   * garbage collection must keep it for readers of those versions. Kept in the order of the
+   * removing versions, so that expiry drops its head instead of scanning every entry (it holds a
+   * retention's worth of removed files, hundreds of thousands for a compacted stream), and
+   * iterating it does not walk a hash table that never shrinks after a burst.
    */
-  private final Map<String, Long> removedIn = new HashMap<>();
+  private final LinkedHashMap<String, Long> removedIn = new LinkedHashMap<>();
   /** The oldest version that can still be read; versions before it are expired. */
   private long retainedFrom;
   /** The version of the latest {@link LogOperation#REWRITE} (compaction), -1 if none, and its time. */
@@ -256,7 +260,7 @@ public final class DatasetState {
     }
     if (entry.operation() == LogOperation.EXPIRE) {
       retainedFrom = Math.max(retainedFrom, entry.retainFrom());
-      removedIn.values().removeIf(removedAt -> removedAt <= retainedFrom);
+      dropRemovedUpTo(retainedFrom);
     }
     entry.index().forEach((column, values) -> {
       indexChangedAt.put(column, entry.version());
@@ -283,6 +287,14 @@ public final class DatasetState {
     }
     version = entry.version();
     lastModified = entry.timestamp();
+  }
+
+  /** Forgets the files removed at or before {@code version}: the oldest entries of {@link #removedIn}. */
+  private void dropRemovedUpTo(long version) {
+    Iterator<Long> removedAt = removedIn.values().iterator();
+    while (removedAt.hasNext() && removedAt.next() <= version) {
+      removedAt.remove();
+    }
   }
 
   /** The smallest label of {@code files}, "" when there are none. */
@@ -384,11 +396,10 @@ public final class DatasetState {
     state.retainedFrom = retainedFrom;
     state.lastRewriteVersion = lastRewriteVersion;
     state.lastRewriteTime = lastRewriteTime;
-    removedIn.forEach((label, removedAt) -> {
-      if (removedAt > retainedFrom) {
-        state.removedIn.put(label, removedAt);
-      }
-    });
+    removedIn.entrySet().stream()
+        .filter(removed -> removed.getValue() > retainedFrom)
+        .sorted(Map.Entry.comparingByValue())
+        .forEachOrdered(removed -> state.removedIn.put(removed.getKey(), removed.getValue()));
     checkpointFirstFiles.forEach((writer, label) -> {
       if (checkpoints.containsKey(writer)) {
         state.checkpointFirstFiles.put(writer, label);

@@ -73,6 +73,34 @@ class RewriteAndRetentionTest {
     assertThat(state.removedFiles()).containsOnlyKeys(small.subList(0, 3).stream().map(DataFile::label).toArray(String[]::new));
   }
 
+  /**
+   * Expiry forgets exactly the removed files that no retained version holds, in the committer's
+   * state and in one read from a snapshot, over several expiries.
+   */
+  @Test
+  void expiryForgetsTheFilesOnlyExpiredVersionsHeld() throws IOException {
+    CommitLog log = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS.withSnapshotInterval(4));
+    Map<String, Long> removedAt = new java.util.HashMap<>();
+    for (int round = 0; round < 6; round++) {
+      DataFile a = CommitLogTest.file("x", 1);
+      DataFile b = CommitLogTest.file("x", 1);
+      log.commit(CommitLogTest.append(a, b));
+      DataFile merged = CommitLogTest.file("x", 2);
+      long version = log.commit(DatasetChange.rewrite(CommitLogTest.SCHEMA, List.of(a.label(), b.label()),
+          List.of(merged), Map.of(merged.label(), log.state().version()), Map.of())).version();
+      removedAt.put(a.label(), version);
+      removedAt.put(b.label(), version);
+    }
+    for (int keep : new int[] {9, 4}) {
+      LogExpiry.Result expired = LogExpiry.expire(log, Duration.ZERO, keep, Instant.now().plusSeconds(60), false);
+      Map<String, Long> stillHeld = new java.util.HashMap<>(removedAt);
+      stillHeld.values().removeIf(version -> version <= expired.retainedFrom());
+      assertThat(stillHeld).as("some removed files are still held after keeping %d versions", keep).isNotEmpty();
+      assertThat(log.state().removedFiles()).as("the committer's state").isEqualTo(stillHeld);
+      assertThat(new LogReader(store, DATASET).latest().removedFiles()).as("a fresh read").isEqualTo(stillHeld);
+    }
+  }
+
   @Test
   void aRewriteOfAFileThatIsGoneConflictsAndAnAppendCommutes() throws IOException {
     CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS);
