@@ -23,9 +23,13 @@ import org.slf4j.LoggerFactory;
  * Bounds a dataset's log: versions older than a retention, beyond the last few, expire. Expiry
  * commits an {@link LogOperation#EXPIRE} entry naming the oldest version kept (from then on, readers
  * asking for an older one get {@link VersionExpiredException}, and files only expired versions held
- * become garbage for {@link GarbageCollector}), writes a snapshot of that oldest version if it has
- * none, then deletes the entries and snapshots before it and the index files that superseded
- * views referenced.
+ * become garbage for {@link GarbageCollector}), then deletes the entries and snapshots before it and
+ * the index files that superseded views referenced.
+ *
+ * <p>The oldest version kept is the newest snapshot at or before the first version the retention
+ * asks to keep, when one lies after the versions already expired; so expiry keeps up to a
+ * snapshot interval of versions more than asked, and does not read and write a snapshot of the
+ * whole state each time it runs. Only when no such snapshot exists does it write one.
  *
  * <p>What a restored job needs to recognise its replays survives: each writer's last checkpoint id
  * is part of the state, hence of every snapshot.
@@ -72,18 +76,26 @@ public final class LogExpiry {
     Instant cutoff = now.minus(retention);
     List<ObjectInfo> entries = new ArrayList<>();
     long firstYoung = latest.version();
+    // Entries list in version order (their keys are zero-padded), so the first young one is the
+    // oldest young version, and the listing stops there once past the versions already expired:
+    // an expiry reads the entries it expires, not the whole retention.
     Iterator<ObjectInfo> listed = store.list(LogKeys.logPrefix(uuid));
     while (listed.hasNext()) {
       ObjectInfo object = listed.next();
       OptionalLong version = LogKeys.entryVersion(uuid, object.key());
       if (version.isPresent()) {
         entries.add(object);
-        if (!object.lastModified().isBefore(cutoff)) {
+        if (!object.lastModified().isBefore(cutoff) && version.getAsLong() >= latest.retainedFrom()) {
           firstYoung = Math.min(firstYoung, version.getAsLong());
+          break;
         }
       }
     }
     long retainFrom = Math.max(0, Math.min(latest.version() - retainLast + 1, firstYoung));
+    List<Long> snapshotVersions = snapshotVersions(store, uuid);
+    if (retainFrom > latest.retainedFrom()) {
+      retainFrom = newestSnapshotIn(snapshotVersions, latest.retainedFrom(), retainFrom).orElse(retainFrom);
+    }
     long expireVersion = -1;
     if (retainFrom > latest.retainedFrom() && !dryRun) {
       writeSnapshotIfMissing(log, retainFrom);
@@ -99,12 +111,9 @@ public final class LogExpiry {
         deleted.add(entry.key());
       }
     }
-    Iterator<ObjectInfo> snapshots = store.list(LogKeys.snapshotPrefix(uuid));
-    while (snapshots.hasNext()) {
-      String key = snapshots.next().key();
-      OptionalLong version = LogKeys.snapshotVersion(uuid, key);
-      if (version.isPresent() && version.getAsLong() < retained) {
-        deleted.add(key);
+    for (long snapshot : snapshotVersions) {
+      if (snapshot < retained) {
+        deleted.add(LogKeys.snapshot(uuid, snapshot));
       }
     }
     deleted.addAll(supersededIndexFiles(store, uuid, cutoff));
@@ -118,6 +127,28 @@ public final class LogExpiry {
       }
     }
     return new Result(retained, expireVersion, deleted);
+  }
+
+  /** The versions of the dataset's snapshots, ascending. */
+  private static List<Long> snapshotVersions(ObjectStore store, String uuid) throws IOException {
+    List<Long> versions = new ArrayList<>();
+    Iterator<ObjectInfo> snapshots = store.list(LogKeys.snapshotPrefix(uuid));
+    while (snapshots.hasNext()) {
+      LogKeys.snapshotVersion(uuid, snapshots.next().key()).ifPresent(versions::add);
+    }
+    versions.sort(null);
+    return versions;
+  }
+
+  /** The newest of {@code snapshots} after {@code after} and at or before {@code atOrBefore}. */
+  private static OptionalLong newestSnapshotIn(List<Long> snapshots, long after, long atOrBefore) {
+    OptionalLong newest = OptionalLong.empty();
+    for (long snapshot : snapshots) {
+      if (snapshot > after && snapshot <= atOrBefore) {
+        newest = OptionalLong.of(snapshot);
+      }
+    }
+    return newest;
   }
 
   /** The state at {@code version} becomes a snapshot, so that readers start there once older entries are gone. */

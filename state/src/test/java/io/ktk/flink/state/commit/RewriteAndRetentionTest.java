@@ -137,26 +137,29 @@ class RewriteAndRetentionTest {
       files.add(file);
       log.commit(CommitLogTest.append(file).withIndex(List.of(), index(file, checkpoint)).withWriter("w", checkpoint));
     }
-    // Version 29 is the latest; keep the last 10 (20..29) whatever their age.
+    // Version 29 is the latest; keep the last 10 (20..29) whatever their age. Snapshots lie at 7,
+    // 14, 21 and 28: the log keeps from the newest one at or before 20, without writing another.
     LogExpiry.Result result = LogExpiry.expire(log, Duration.ZERO, 10, Instant.now().plusSeconds(60), false);
-    assertThat(result.retainedFrom()).isEqualTo(20);
+    assertThat(result.retainedFrom()).isEqualTo(14);
     assertThat(result.expireVersion()).isEqualTo(30);
-    assertThat(store.head(LogKeys.entry(DATASET, 19))).isEmpty();
+    assertThat(store.head(LogKeys.entry(DATASET, 13))).isEmpty();
     assertThat(store.head(LogKeys.entry(DATASET, 0))).isEmpty();
-    assertThat(store.head(LogKeys.snapshot(DATASET, 20))).isPresent();
-    assertThat(store.head(LogKeys.snapshot(DATASET, 14))).isEmpty();
+    assertThat(store.head(LogKeys.entry(DATASET, 14))).isPresent();
+    assertThat(store.head(LogKeys.snapshot(DATASET, 14))).isPresent();
+    assertThat(store.head(LogKeys.snapshot(DATASET, 7))).isEmpty();
+    assertThat(store.head(LogKeys.snapshot(DATASET, 20))).as("no snapshot written").isEmpty();
     assertThat(new LogReader(store, DATASET).hasLog()).isTrue();
 
     LogReader reader = new LogReader(store, DATASET);
-    assertThat(reader.at(20).files()).hasSize(21);
+    assertThat(reader.at(14).files()).hasSize(15);
     assertThat(reader.at(25).files()).hasSize(26);
-    assertThatThrownBy(() -> reader.at(19))
+    assertThatThrownBy(() -> reader.at(13))
         .isInstanceOf(VersionExpiredException.class)
-        .hasMessageContaining("Cannot read version 19 of dataset 'sales'")
-        .hasMessageContaining("retains versions from 20");
+        .hasMessageContaining("Cannot read version 13 of dataset 'sales'")
+        .hasMessageContaining("retains versions from 14");
 
     CommitLog reopened = CommitLog.open(store, DATASET, CommitLogOptions.DEFAULTS);
-    assertThat(reopened.state().retainedFrom()).isEqualTo(20);
+    assertThat(reopened.state().retainedFrom()).isEqualTo(14);
     assertThat(reopened.state().files()).hasSize(30);
     // A replay of checkpoint 29 after a restore is still recognised, and of an expired one too.
     assertThat(reopened.commit(CommitLogTest.append(files.get(28)).withWriter("w", 29)).alreadyCommitted()).isTrue();
@@ -164,6 +167,23 @@ class RewriteAndRetentionTest {
     DataFile next = CommitLogTest.file("x", 1);
     assertThat(reopened.commit(CommitLogTest.append(next).withIndex(List.of(), index(next, 30)).withWriter("w", 30))
         .version()).isEqualTo(31);
+  }
+
+  /** Without a snapshot after the expired versions, expiry writes one of the oldest version it keeps. */
+  @Test
+  void expiryWritesASnapshotWhenNoneLiesInRange() throws IOException {
+    CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS);
+    for (int checkpoint = 1; checkpoint <= 11; checkpoint++) {
+      DataFile file = CommitLogTest.file("x", 1);
+      log.commit(CommitLogTest.append(file).withIndex(List.of(), index(file, checkpoint)));
+    }
+    LogExpiry.Result result = LogExpiry.expire(log, Duration.ZERO, 3, Instant.now().plusSeconds(60), false);
+    assertThat(result.retainedFrom()).isEqualTo(9);
+    assertThat(store.head(LogKeys.snapshot(DATASET, 9))).isPresent();
+    assertThat(store.head(LogKeys.entry(DATASET, 8))).isEmpty();
+    DatasetState oldest = new LogReader(store, DATASET).at(9);
+    assertThat(oldest.files()).hasSize(10);
+    assertThat(oldest.index("c")).hasSize(10);
   }
 
   /**
@@ -186,7 +206,7 @@ class RewriteAndRetentionTest {
       log.commit(CommitLogTest.append(CommitLogTest.file("x", 1)));
     }
     LogExpiry.Result expired = LogExpiry.expire(log, Duration.ZERO, 5, Instant.now().plusSeconds(60), false);
-    assertThat(expired.retainedFrom()).isEqualTo(16);
+    assertThat(expired.retainedFrom()).as("the snapshot at or before version 16").isEqualTo(14);
     assertThat(store.head(LogKeys.entry(DATASET, 1))).isEmpty();
 
     assertThat(refreshing.refresh().version()).isEqualTo(expired.expireVersion());
