@@ -39,8 +39,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class SnapshotCodec {
   static final String FORMAT = "ktk-flink-snapshot";
   static final int FORMAT_VERSION = 1;
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final JsonFactory FACTORY = JSON.getFactory();
+  /**
+   * Field names are not canonicalized: "added_in" and "removed" are keyed by file labels, hundreds
+   * of thousands of names that each occur once, which interning would only slow down.
+   */
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+      .build();
+  private static final ObjectMapper JSON = new ObjectMapper(FACTORY);
   private static final int ZSTD_LEVEL = 3;
 
   private SnapshotCodec() {}
@@ -203,7 +209,8 @@ final class SnapshotCodec {
     private final List<Schema> schemas = new ArrayList<>();
     private final List<DataFile> files = new ArrayList<>();
     private final Map<String, Long> addedIn = new HashMap<>();
-    private final Map<String, Long> removed = new HashMap<>();
+    /** In the order written, the order of the removing versions. */
+    private final Map<String, Long> removed = new LinkedHashMap<>();
     private final Map<String, Map<IndexValue, List<String>>> indices = new LinkedHashMap<>();
     private final Map<String, JsonNode> metadata = new LinkedHashMap<>();
     private final Map<String, Long> checkpoints = new HashMap<>();
