@@ -27,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * the index files that superseded views referenced.
  *
  * <p>The oldest version kept is the newest snapshot at or before the first version the retention
- * asks to keep, when one lies after the versions already expired; so expiry keeps up to a
- * snapshot interval of versions more than asked, and does not read and write a snapshot of the
- * whole state each time it runs. Only when no such snapshot exists does it write one.
+ * asks to keep, when one lies after the versions already expired. When none does but a later one
+ * exists, nothing more expires this time. So the log keeps up to a snapshot interval of versions
+ * more than asked (plus what the writers commit between two expiries), and expiry does not read
+ * and write a snapshot of the whole state each time it runs. Only a log with no snapshot after
+ * its expired versions (short, or idle) gets one written by expiry.
  *
  * <p>What a restored job needs to recognise its replays survives: each writer's last checkpoint id
  * is part of the state, hence of every snapshot.
@@ -91,11 +93,9 @@ public final class LogExpiry {
         }
       }
     }
-    long retainFrom = Math.max(0, Math.min(latest.version() - retainLast + 1, firstYoung));
+    long asked = Math.max(0, Math.min(latest.version() - retainLast + 1, firstYoung));
     List<Long> snapshotVersions = snapshotVersions(store, uuid);
-    if (retainFrom > latest.retainedFrom()) {
-      retainFrom = newestSnapshotIn(snapshotVersions, latest.retainedFrom(), retainFrom).orElse(retainFrom);
-    }
+    long retainFrom = oldestKept(snapshotVersions, latest.retainedFrom(), asked);
     long expireVersion = -1;
     if (retainFrom > latest.retainedFrom() && !dryRun) {
       writeSnapshotIfMissing(log, retainFrom);
@@ -140,15 +140,30 @@ public final class LogExpiry {
     return versions;
   }
 
-  /** The newest of {@code snapshots} after {@code after} and at or before {@code atOrBefore}. */
-  private static OptionalLong newestSnapshotIn(List<Long> snapshots, long after, long atOrBefore) {
-    OptionalLong newest = OptionalLong.empty();
+  /**
+   * The oldest version to keep when the retention asks to keep from {@code asked} and versions
+   * before {@code retainedFrom} are expired already: the newest snapshot after {@code retainedFrom}
+   * and at or before {@code asked}; else, when a later snapshot exists (the writers keep writing
+   * them), {@code retainedFrom}: nothing more expires until a snapshot falls in range; else (a
+   * short or idle log) {@code asked}, of which expiry then writes a snapshot.
+   */
+  private static long oldestKept(List<Long> snapshots, long retainedFrom, long asked) {
+    if (asked <= retainedFrom) {
+      return retainedFrom;
+    }
+    long newestInRange = -1;
+    boolean laterSnapshot = false;
     for (long snapshot : snapshots) {
-      if (snapshot > after && snapshot <= atOrBefore) {
-        newest = OptionalLong.of(snapshot);
+      if (snapshot > retainedFrom && snapshot <= asked) {
+        newestInRange = Math.max(newestInRange, snapshot);
+      } else if (snapshot > asked) {
+        laterSnapshot = true;
       }
     }
-    return newest;
+    if (newestInRange >= 0) {
+      return newestInRange;
+    }
+    return laterSnapshot ? retainedFrom : asked;
   }
 
   /** The state at {@code version} becomes a snapshot, so that readers start there once older entries are gone. */

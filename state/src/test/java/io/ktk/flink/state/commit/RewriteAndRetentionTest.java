@@ -169,6 +169,36 @@ class RewriteAndRetentionTest {
         .version()).isEqualTo(31);
   }
 
+  /**
+   * When no snapshot lies between the expired versions and the first version asked for, but a later
+   * one exists, nothing more expires: the next expiry, once the retention passes that snapshot,
+   * keeps from it. Expiry itself writes no snapshot.
+   */
+  @Test
+  void expiryWaitsForTheNextSnapshotInsteadOfWritingOne() throws IOException {
+    CommitLog log = logIndexedOnC(CommitLogOptions.DEFAULTS.withSnapshotInterval(7));
+    for (int checkpoint = 1; checkpoint <= 29; checkpoint++) {
+      DataFile file = CommitLogTest.file("x", 1);
+      log.commit(CommitLogTest.append(file).withIndex(List.of(), index(file, checkpoint)));
+    }
+    Instant now = Instant.now().plusSeconds(60);
+    assertThat(LogExpiry.expire(log, Duration.ZERO, 10, now, false).retainedFrom()).isEqualTo(14);
+
+    // Latest 30 (the expire entry): keeping the last 15 asks for 16..30; snapshots lie at 21 and 28 only.
+    LogExpiry.Result waiting = LogExpiry.expire(log, Duration.ZERO, 15, now, false);
+    assertThat(waiting.retainedFrom()).isEqualTo(14);
+    assertThat(waiting.expireVersion()).isEqualTo(-1);
+    assertThat(store.head(LogKeys.snapshot(DATASET, 16))).isEmpty();
+    assertThat(new LogReader(store, DATASET).at(14).files()).hasSize(15);
+
+    // Keeping the last 9 asks for 22..30: the snapshot at 21 is in range.
+    LogExpiry.Result passed = LogExpiry.expire(log, Duration.ZERO, 9, now, false);
+    assertThat(passed.retainedFrom()).isEqualTo(21);
+    assertThat(store.head(LogKeys.entry(DATASET, 20))).isEmpty();
+    assertThatThrownBy(() -> new LogReader(store, DATASET).at(20)).isInstanceOf(VersionExpiredException.class);
+    assertThat(new LogReader(store, DATASET).at(21).files()).hasSize(22);
+  }
+
   /** Without a snapshot after the expired versions, expiry writes one of the oldest version it keeps. */
   @Test
   void expiryWritesASnapshotWhenNoneLiesInRange() throws IOException {
