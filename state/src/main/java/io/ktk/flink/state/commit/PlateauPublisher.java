@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadataJson;
-import io.ktk.flink.state.metadata.IndexFile;
+import io.ktk.flink.state.metadata.IndexFileWriter;
+import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -15,7 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -29,8 +30,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * latest version (docs/commit-log.md, "Publishing").
  *
  * <p>One instance per {@link CommitLog} ({@link CommitLog#publish()}): it remembers the index files
- * it wrote for that dataset, to skip unchanged ones, and the serialised partitions of the metadata
- * JSON it wrote last ({@link ViewPartitions}), to serialise only the partitions that changed.
+ * it wrote for that dataset, to skip unchanged ones, with the encoded pages of each ({@link
+ * IndexFileWriter}), to encode only the values whose labels changed, and the serialised partitions
+ * of the metadata JSON it wrote last ({@link ViewPartitions}), to serialise only the partitions
+ * that changed.
  */
 public final class PlateauPublisher {
   /** Key in the published metadata naming the log version the view shows. */
@@ -38,6 +41,7 @@ public final class PlateauPublisher {
 
   private final Clock clock;
   private final Map<String, PublishedIndex> publishedIndices = new HashMap<>();
+  private final Map<String, IndexFileWriter> indexWriters = new HashMap<>();
   private Schema publishedSchema;
   private final ViewPartitions viewPartitions = new ViewPartitions();
 
@@ -89,9 +93,9 @@ public final class PlateauPublisher {
       PublishedIndex previous = publishedIndices.get(column);
       long changedAt = state.indexChangedAt(column);
       if (previous == null || previous.changedAt() != changedAt) {
-        Field field = state.schema().findField(column);
         String key = DatasetKeys.indexFileKey(uuid, column, clock.instant());
-        IndexFile.write(store, key, column, field.getType(), typedValues(state, column));
+        IndexFileWriter writer = indexWriter(column, state.schema().findField(column).getType());
+        store.put(key, writer.write(typedValues(state, column)));
         previous = new PublishedIndex(changedAt, key);
         publishedIndices.put(column, previous);
       }
@@ -112,6 +116,16 @@ public final class PlateauPublisher {
     store.put(key, json);
     // Another writer may have written the view since: only an object of our size is taken for ours.
     store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);
+  }
+
+  /** The writer of the index files of {@code column}: it reuses the pages of the values that did not change. */
+  private IndexFileWriter indexWriter(String column, ArrowType type) {
+    IndexFileWriter writer = indexWriters.get(column);
+    if (writer == null || !writer.type().equals(type)) {
+      writer = new IndexFileWriter(column, type, ParquetWriteOptions.defaults());
+      indexWriters.put(column, writer);
+    }
+    return writer;
   }
 
   /** An index with its values as the typed values an index file holds; the label sets are not copied. */
