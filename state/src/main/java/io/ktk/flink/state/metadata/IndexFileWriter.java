@@ -30,6 +30,7 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -54,13 +55,10 @@ import org.apache.parquet.schema.MessageType;
  */
 public final class IndexFileWriter {
   /**
-   * The mean uncompressed size of a page of labels: Snappy compresses in blocks of this size, so
-   * larger pages would compress no better, and a change rewrites little around it.
+   * The mean uncompressed size of a page of labels: half a Snappy block (which compresses on its
+   * own), so a page compresses about as well as a larger one, and a change rewrites little.
    */
-  static final int PAGE_TARGET_BYTES = 64 << 10;
-
-  private static final Object[] NO_VALUES = {};
-  private static final String[][] NO_LABELS = {};
+  static final int PAGE_TARGET_BYTES = 32 << 10;
 
   private final String column;
   private final ArrowType type;
@@ -73,12 +71,8 @@ public final class IndexFileWriter {
   private final Map<String, String> keyValueMetadata;
   private final IndexPageEncoder encoder;
 
-  /** The rows of the previous file in value order, each value's labels, sizes, and the page starting at it. */
-  private Object[] values = NO_VALUES;
-  private String[][] labels = NO_LABELS;
-  private Collection<?>[] given = new Collection<?>[0];
-  private int[] sizes = new int[0];
-  private IndexPageEncoder.Page[] pageAt = new IndexPageEncoder.Page[0];
+  /** The last file written. */
+  private Written last = Written.NONE;
 
   /** A writer of index files of {@code column} of {@code type} with {@code options} (e.g. the codec). */
   public IndexFileWriter(String column, ArrowType type, ParquetWriteOptions options) {
@@ -120,67 +114,95 @@ public final class IndexFileWriter {
    * that is the instance given for it the last time must hold the same labels as then.
    */
   public byte[] write(Map<?, ? extends Collection<String>> index) {
-    requireNonNull(index, "index is null");
-    Row[] rows = sortedRows(index);
-    int count = rows.length;
-    Object[] nextValues = new Object[count];
-    String[][] nextLabels = new String[count][];
-    Collection<?>[] nextGiven = new Collection<?>[count];
-    int[] nextSizes = new int[count];
-    int[] previousAt = new int[count];
-    int previous = 0;
-    for (int i = 0; i < count; i++) {
-      Object value = rows[i].value();
-      while (previous < values.length && order.compare(values[previous], value) < 0) {
-        previous++;
-      }
-      nextValues[i] = value;
-      nextGiven[i] = rows[i].labels();
-      if (previous < values.length && sameValue(values[previous], value)
-          && (given[previous] == rows[i].labels() || sameLabels(labels[previous], rows[i].labels()))) {
-        nextLabels[i] = labels[previous];
-        nextSizes[i] = sizes[previous];
-        previousAt[i] = previous;
-      } else {
-        nextLabels[i] = sortedDistinct(value, rows[i].labels());
-        nextSizes[i] = size(nextLabels[i]);
-        previousAt[i] = -1;
-      }
-    }
+    BytesOutputFile file = new BytesOutputFile(column + " index");
     try {
-      IndexPageEncoder.Page[] nextPageAt = new IndexPageEncoder.Page[count];
-      List<IndexPageEncoder.Page> pages = new ArrayList<>();
-      int start = 0;
-      long pageSize = 0;
-      for (int i = 0; i < count; i++) {
-        pageSize += nextSizes[i];
-        if (i == count - 1 || pageSize >= options.pageSizeBytes() || endsPage(nextValues[i], nextSizes[i])) {
-          IndexPageEncoder.Page page = unchangedPage(previousAt, start, i + 1);
-          if (page == null) {
-            page = encoder.encode(nextValues, nextLabels, start, i + 1);
-          }
-          nextPageAt[start] = page;
-          pages.add(page);
-          start = i + 1;
-          pageSize = 0;
-        }
-      }
-      byte[] file = file(pages);
-      values = nextValues;
-      labels = nextLabels;
-      given = nextGiven;
-      sizes = nextSizes;
-      pageAt = nextPageAt;
-      return file;
+      write(index, file);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the index of column " + column + " in memory", e);
     }
+    return file.toByteArray();
   }
 
-  /** The page of the previous file holding exactly the rows {@code [from, to)}, unchanged, or null. */
+  /**
+   * Writes the index file of {@code index} (as {@link #write(Map)}) to {@code file}, e.g. a {@link
+   * io.ktk.flink.state.parquet.StoreOutputFile}: the file's stream is closed when the file is
+   * complete; on an exception the caller discards it.
+   */
+  public void write(Map<?, ? extends Collection<String>> index, OutputFile file) throws IOException {
+    requireNonNull(index, "index is null");
+    requireNonNull(file, "file is null");
+    Written next = compare(sortedRows(index));
+    List<IndexPageEncoder.Page> pages = pages(next);
+    write(pages, file);
+    last = next;
+  }
+
+  /**
+   * The rows of a file in value order: per row the value, its labels sorted (taken from the
+   * previous file when unchanged), the collection given, the labels' size, the row's index in the
+   * previous file when unchanged (else -1), and the page starting at the row, once cut.
+   */
+  private record Written(Object[] values, String[][] labels, Collection<?>[] given, int[] sizes, int[] previousAt,
+      IndexPageEncoder.Page[] pageAt) {
+    static final Written NONE =
+        new Written(new Object[0], new String[0][], new Collection<?>[0], new int[0], new int[0],
+            new IndexPageEncoder.Page[0]);
+  }
+
+  /** {@code rows} (sorted) with what is unchanged since the last file found by walking both in value order. */
+  private Written compare(Row[] rows) {
+    int count = rows.length;
+    Written next = new Written(new Object[count], new String[count][], new Collection<?>[count], new int[count],
+        new int[count], new IndexPageEncoder.Page[count]);
+    int previous = 0;
+    for (int i = 0; i < count; i++) {
+      Object value = rows[i].value();
+      while (previous < last.values().length && order.compare(last.values()[previous], value) < 0) {
+        previous++;
+      }
+      next.values()[i] = value;
+      next.given()[i] = rows[i].labels();
+      if (previous < last.values().length && sameValue(last.values()[previous], value)
+          && (last.given()[previous] == rows[i].labels() || sameLabels(last.labels()[previous], rows[i].labels()))) {
+        next.labels()[i] = last.labels()[previous];
+        next.sizes()[i] = last.sizes()[previous];
+        next.previousAt()[i] = previous;
+      } else {
+        next.labels()[i] = sortedDistinct(value, rows[i].labels());
+        next.sizes()[i] = size(next.labels()[i]);
+        next.previousAt()[i] = -1;
+      }
+    }
+    return next;
+  }
+
+  /** The pages of {@code next}, cut by content, those of unchanged rows taken from the last file. */
+  private List<IndexPageEncoder.Page> pages(Written next) throws IOException {
+    List<IndexPageEncoder.Page> pages = new ArrayList<>();
+    int count = next.values().length;
+    int start = 0;
+    long pageSize = 0;
+    for (int i = 0; i < count; i++) {
+      pageSize += next.sizes()[i];
+      if (i == count - 1 || pageSize >= options.pageSizeBytes() || endsPage(next.values()[i], next.sizes()[i])) {
+        IndexPageEncoder.Page page = unchangedPage(next.previousAt(), start, i + 1);
+        if (page == null) {
+          page = encoder.encode(next.values(), next.labels(), start, i + 1);
+        }
+        next.pageAt()[start] = page;
+        pages.add(page);
+        start = i + 1;
+        pageSize = 0;
+      }
+    }
+    return pages;
+  }
+
+  /** The page of the last file holding exactly the rows {@code [from, to)}, unchanged, or null. */
   private IndexPageEncoder.Page unchangedPage(int[] previousAt, int from, int to) {
     int first = previousAt[from];
-    if (first < 0 || pageAt[first] == null || pageAt[first].rows() != to - from) {
+    IndexPageEncoder.Page page = first < 0 ? null : last.pageAt()[first];
+    if (page == null || page.rows() != to - from) {
       return null;
     }
     for (int i = from + 1; i < to; i++) {
@@ -188,12 +210,11 @@ public final class IndexFileWriter {
         return null;
       }
     }
-    return pageAt[first];
+    return page;
   }
 
-  private byte[] file(List<IndexPageEncoder.Page> pages) throws IOException {
-    BytesOutputFile out = new BytesOutputFile(column + " index");
-    ParquetFileWriter writer = options.startFileWriter(out, parquetSchema, options.properties());
+  private void write(List<IndexPageEncoder.Page> pages, OutputFile file) throws IOException {
+    ParquetFileWriter writer = options.startFileWriter(file, parquetSchema, options.properties());
     Statistics<?> noStatistics = Statistics.noopStats(labelColumn.getPrimitiveType());
     int first = 0;
     while (first < pages.size()) {
@@ -226,7 +247,6 @@ public final class IndexFileWriter {
       first = end;
     }
     writer.end(keyValueMetadata);
-    return out.toByteArray();
   }
 
   /** A value of the index with its labels as given. */
