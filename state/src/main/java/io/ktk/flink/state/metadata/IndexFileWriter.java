@@ -73,6 +73,8 @@ public final class IndexFileWriter {
 
   /** The last file written. */
   private Written last = Written.NONE;
+  private int pagesWritten;
+  private int pagesEncoded;
 
   /** A writer of index files of {@code column} of {@code type} with {@code options} (e.g. the codec). */
   public IndexFileWriter(String column, ArrowType type, ParquetWriteOptions options) {
@@ -135,6 +137,17 @@ public final class IndexFileWriter {
     List<IndexPageEncoder.Page> pages = pages(next);
     write(pages, file);
     last = next;
+    pagesWritten = pages.size();
+  }
+
+  /** For tests: the pages of the last file. */
+  int pagesWritten() {
+    return pagesWritten;
+  }
+
+  /** For tests: the pages the last file encoded, rather than took over from the file before. */
+  int pagesEncoded() {
+    return pagesEncoded;
   }
 
   /**
@@ -179,6 +192,7 @@ public final class IndexFileWriter {
   /** The pages of {@code next}, cut by content, those of unchanged rows taken from the last file. */
   private List<IndexPageEncoder.Page> pages(Written next) throws IOException {
     List<IndexPageEncoder.Page> pages = new ArrayList<>();
+    pagesEncoded = 0;
     int count = next.values().length;
     int start = 0;
     long pageSize = 0;
@@ -188,6 +202,7 @@ public final class IndexFileWriter {
         IndexPageEncoder.Page page = unchangedPage(next.previousAt(), start, i + 1);
         if (page == null) {
           page = encoder.encode(next.values(), next.labels(), start, i + 1);
+          pagesEncoded++;
         }
         next.pageAt()[start] = page;
         pages.add(page);
