@@ -82,7 +82,7 @@ public final class PlateauPublisher {
     // appears (its stream closes) only once they are stored: it names them.
     ViewIndexFiles.Pending indices = indexFiles.start(store, state);
     String key = DatasetKeys.metadataJsonKey(uuid);
-    byte[] json;
+    long length;
     ObjectStore.ObjectOutputStream out = null;
     try {
       if (!state.schema().equals(publishedSchema)) {
@@ -95,9 +95,8 @@ public final class PlateauPublisher {
       metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
       metadata.put(ViewDigest.METADATA_KEY,
           TextNode.valueOf(ViewDigest.of(partitions.digest(), partitions.files(), indices.keys())));
-      json = DatasetMetadataJson.write(uuid, state.partitionKeys(), partitions.json(), indices.keys(), metadata);
       out = store.create(key);
-      out.write(json);
+      length = DatasetMetadataJson.write(out, uuid, state.partitionKeys(), partitions.json(), indices.keys(), metadata);
       indices.await();
     } catch (IOException | RuntimeException | Error e) {
       if (out != null) {
@@ -108,6 +107,6 @@ public final class PlateauPublisher {
     }
     out.close();
     // Another writer may have written the view since: only an object of our size is taken for ours.
-    store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);
+    store.head(key).filter(written -> written.size() == length).ifPresent(viewCheck::published);
   }
 }
