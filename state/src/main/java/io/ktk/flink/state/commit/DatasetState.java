@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -159,7 +160,7 @@ public final class DatasetState {
 
   /** One secondary index: value to the labels holding it, sorted. */
   public Map<IndexValue, List<String>> index(String column) {
-    Map<IndexValue, TreeSet<String>> index = indices.built(column);
+    Map<IndexValue, NavigableSet<String>> index = indices.built(column);
     if (index == null) {
       return Map.of();
     }
@@ -170,12 +171,13 @@ public final class DatasetState {
 
   /**
    * Calls {@code action} with each value of the index of {@code column} (binary as {@code
-   * byte[]}) and its labels, sorted, without copying the index.
+   * byte[]}) and its labels, sorted, without copying the index. The label sets are unmodifiable
+   * and never change: a value's set is the same instance for as long as its labels stay the same.
    */
   public void forEachIndexValue(String column, java.util.function.BiConsumer<Object, Collection<String>> action) {
-    Map<IndexValue, TreeSet<String>> index = indices.built(column);
+    Map<IndexValue, NavigableSet<String>> index = indices.built(column);
     if (index != null) {
-      index.forEach((value, labels) -> action.accept(value.value(), Collections.unmodifiableSet(labels)));
+      index.forEach((value, labels) -> action.accept(value.value(), labels));
     }
   }
 

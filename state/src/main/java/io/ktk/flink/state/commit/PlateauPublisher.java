@@ -6,16 +6,11 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.ktk.flink.state.metadata.CommonMetadataFile;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadataJson;
-import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -29,26 +24,25 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * latest version (docs/commit-log.md, "Publishing").
  *
  * <p>One instance per {@link CommitLog} ({@link CommitLog#publish()}): it remembers the index files
- * it wrote for that dataset, to skip unchanged ones, and the serialised partitions of the metadata
- * JSON it wrote last ({@link ViewPartitions}), to serialise only the partitions that changed.
+ * it wrote for that dataset, to skip unchanged ones, with their encoded pages, to encode only the
+ * values whose labels changed ({@link ViewIndexFiles}), and the serialised partitions of the
+ * metadata JSON it wrote last ({@link ViewPartitions}), to serialise only the partitions that
+ * changed. The index files are written on another thread, beside the JSON.
  */
 public final class PlateauPublisher {
   /** Key in the published metadata naming the log version the view shows. */
   public static final String LOG_VERSION_KEY = "ktk_flink_log_version";
 
-  private final Clock clock;
-  private final Map<String, PublishedIndex> publishedIndices = new HashMap<>();
   private Schema publishedSchema;
   private final ViewPartitions viewPartitions = new ViewPartitions();
-
-  private record PublishedIndex(long changedAt, String key) {}
+  private final ViewIndexFiles indexFiles;
 
   public PlateauPublisher() {
     this(Clock.systemUTC());
   }
 
   PlateauPublisher(Clock clock) {
-    this.clock = clock;
+    this.indexFiles = new ViewIndexFiles(clock);
   }
 
   /**
@@ -76,7 +70,7 @@ public final class PlateauPublisher {
    */
   public void publishView(CommitLog log, DatasetState view) throws IOException {
     log.adoptForeignChanges();
-    publishedIndices.clear(); // a derived state's index may differ from the version's at the same version
+    indexFiles.forgetPublished(); // a derived state's index may differ from the version's at the same version
     publishVersion(log.store(), view, log.viewCheck());
   }
 
@@ -84,40 +78,35 @@ public final class PlateauPublisher {
       throws IOException {
     ChangeFiles.checkNone(state);
     String uuid = state.uuid();
-    Map<String, String> indexKeys = new TreeMap<>();
-    for (String column : state.indexColumns()) {
-      PublishedIndex previous = publishedIndices.get(column);
-      long changedAt = state.indexChangedAt(column);
-      if (previous == null || previous.changedAt() != changedAt) {
-        Field field = state.schema().findField(column);
-        String key = DatasetKeys.indexFileKey(uuid, column, clock.instant());
-        IndexFile.write(store, key, column, field.getType(), typedValues(state, column));
-        previous = new PublishedIndex(changedAt, key);
-        publishedIndices.put(column, previous);
-      }
-      indexKeys.put(column, previous.key());
-    }
-    if (!state.schema().equals(publishedSchema)) {
-      CommonMetadataFile.write(store, DatasetKeys.commonMetadataKey(uuid), state.schema(), state.partitionKeys());
-      publishedSchema = state.schema();
-    }
-    // Only the partitions whose files changed since the last publication are serialised again.
-    ViewPartitions.Serialized partitions = viewPartitions.serialize(state);
-    Map<String, JsonNode> metadata = new HashMap<>(state.metadata());
-    metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
-    metadata.put(ViewDigest.METADATA_KEY,
-        TextNode.valueOf(ViewDigest.of(partitions.digest(), partitions.files(), indexKeys)));
+    // The index files are written on another thread while this one writes the JSON, which
+    // appears (its stream closes) only once they are stored: it names them.
+    ViewIndexFiles.Pending indices = indexFiles.start(store, state);
     String key = DatasetKeys.metadataJsonKey(uuid);
-    byte[] json = DatasetMetadataJson.write(uuid, state.partitionKeys(), partitions.json(), indexKeys, metadata);
-    store.put(key, json);
+    long length;
+    ObjectStore.ObjectOutputStream out = null;
+    try {
+      if (!state.schema().equals(publishedSchema)) {
+        CommonMetadataFile.write(store, DatasetKeys.commonMetadataKey(uuid), state.schema(), state.partitionKeys());
+        publishedSchema = state.schema();
+      }
+      // Only the partitions whose files changed since the last publication are serialised again.
+      ViewPartitions.Serialized partitions = viewPartitions.serialize(state);
+      Map<String, JsonNode> metadata = new HashMap<>(state.metadata());
+      metadata.put(LOG_VERSION_KEY, LongNode.valueOf(state.version()));
+      metadata.put(ViewDigest.METADATA_KEY,
+          TextNode.valueOf(ViewDigest.of(partitions.digest(), partitions.files(), indices.keys())));
+      out = store.create(key);
+      length = DatasetMetadataJson.write(out, uuid, state.partitionKeys(), partitions.json(), indices.keys(), metadata);
+      indices.await();
+    } catch (IOException | RuntimeException | Error e) {
+      if (out != null) {
+        out.abort();
+      }
+      indices.awaitQuietly();
+      throw e;
+    }
+    out.close();
     // Another writer may have written the view since: only an object of our size is taken for ours.
-    store.head(key).filter(written -> written.size() == json.length).ifPresent(viewCheck::published);
-  }
-
-  /** An index with its values as the typed values an index file holds; the label sets are not copied. */
-  private static Map<Object, Collection<String>> typedValues(DatasetState state, String column) {
-    Map<Object, Collection<String>> values = new LinkedHashMap<>();
-    state.forEachIndexValue(column, values::put);
-    return values;
+    store.head(key).filter(written -> written.size() == length).ifPresent(viewCheck::published);
   }
 }

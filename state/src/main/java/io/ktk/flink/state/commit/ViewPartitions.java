@@ -4,6 +4,7 @@ import io.ktk.flink.state.metadata.DatasetMetadataJson;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -15,25 +16,13 @@ import java.util.Map;
  *
  * <p>A partition is unchanged when it holds the same {@link DataFile} instances as at the last
  * publication: a {@link DatasetState} moves entry by entry and keeps the instances of the files it
- * keeps (also in its copies), so the check costs one pass over the references, no string work.
- * A state read afresh (a snapshot) has new instances: then every partition is serialised again,
- * once.
+ * keeps (also in its copies), so the check costs one pass over the references, and the labels of
+ * two files per partition. A state read afresh (a snapshot) has new instances: then every
+ * partition is serialised again, once.
  */
 final class ViewPartitions {
   /** One physical partition as last published: its files, its JSON members and their digest sum. */
-  private record Partition(DataFile[] files, byte[] json, long digest) {
-    boolean holds(List<DataFile> current) {
-      if (files.length != current.size()) {
-        return false;
-      }
-      for (int i = 0; i < files.length; i++) {
-        if (files[i] != current.get(i)) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
+  private record Partition(DataFile[] files, byte[] json, long digest) {}
 
   /** The partitions of one publication, in label order, with the digest sum of all its files. */
   record Serialized(List<byte[]> json, long digest, int files, int partitionsSerialized) {}
@@ -50,29 +39,33 @@ final class ViewPartitions {
     Map<String, Partition> next = new HashMap<>(Math.max(16, published.size() * 2));
     List<byte[]> json = new ArrayList<>(published.size() + 16);
     List<DataFile> group = new ArrayList<>();
-    String prefix = null;
     long digest = 0;
     int serialized = 0;
     // Files come in label order, so the files of a physical partition ("day=1/region=a/") follow
-    // each other, and the partitions come in the order of their labels.
-    for (DataFile file : state.files().values()) {
+    // each other, and the partitions come in the order of their labels. The files of a partition
+    // that are the instances published last are passed by reference alone: of an unchanged
+    // partition only the labels of its first file and of the file after it are looked at.
+    Iterator<DataFile> files = state.files().values().iterator();
+    DataFile file = files.hasNext() ? files.next() : null;
+    while (file != null) {
       String label = file.label();
-      if (prefix == null || !inPartition(label, prefix)) {
-        if (prefix != null) {
-          Partition partition = partition(prefix, group);
-          serialized += partition == published.get(prefix) ? 0 : 1;
-          next.put(prefix, partition);
-          json.add(partition.json());
-          digest += partition.digest();
-          group.clear();
-        }
-        prefix = label.substring(0, label.lastIndexOf('/') + 1);
+      String prefix = label.substring(0, label.lastIndexOf('/') + 1);
+      Partition previous = published.get(prefix);
+      group.clear();
+      int same = 0;
+      while (previous != null && file != null && same < previous.files().length && previous.files()[same] == file) {
+        group.add(file);
+        same++;
+        file = files.hasNext() ? files.next() : null;
       }
-      group.add(file);
-    }
-    if (prefix != null) {
-      Partition partition = partition(prefix, group);
-      serialized += partition == published.get(prefix) ? 0 : 1;
+      while (file != null && inPartition(file.label(), prefix)) {
+        group.add(file);
+        file = files.hasNext() ? files.next() : null;
+      }
+      Partition partition = previous != null && same == previous.files().length && group.size() == same
+          ? previous
+          : partition(group);
+      serialized += partition == previous ? 0 : 1;
       next.put(prefix, partition);
       json.add(partition.json());
       digest += partition.digest();
@@ -85,11 +78,7 @@ final class ViewPartitions {
     return label.startsWith(prefix) && label.indexOf('/', prefix.length()) < 0;
   }
 
-  private Partition partition(String prefix, List<DataFile> files) {
-    Partition previous = published.get(prefix);
-    if (previous != null && previous.holds(files)) {
-      return previous;
-    }
+  private Partition partition(List<DataFile> files) {
     List<Map.Entry<String, String>> keys = new ArrayList<>(files.size());
     long digest = 0;
     for (DataFile file : files) {

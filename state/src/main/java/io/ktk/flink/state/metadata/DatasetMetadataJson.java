@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
@@ -89,11 +90,68 @@ public final class DatasetMetadataJson {
    */
   public static byte[] write(String uuid, List<String> partitionKeys, List<byte[]> partitions,
       Map<String, String> indexKeys, Map<String, JsonNode> metadata) {
+    Frame frame = frame(uuid, partitionKeys, indexKeys, metadata);
+    long length = frame.length(partitions);
+    if (length > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("Cannot write dataset metadata of " + uuid + ": it would take "
+          + length + " bytes, more than a Java array holds");
+    }
+    byte[] json = new byte[(int) length];
+    System.arraycopy(frame.before(), 0, json, 0, frame.before().length);
+    int at = frame.before().length;
+    json[at++] = '{';
+    for (int i = 0; i < partitions.size(); i++) {
+      if (i > 0) {
+        json[at++] = ',';
+      }
+      byte[] members = partitions.get(i);
+      System.arraycopy(members, 0, json, at, members.length);
+      at += members.length;
+    }
+    json[at++] = '}';
+    System.arraycopy(frame.after(), 0, json, at, frame.after().length);
+    return json;
+  }
+
+  /**
+   * As {@link #write(String, List, List, Map, Map)}, onto {@code out}: the parts go to the stream
+   * as they are, without an array of the whole JSON (tens of MB for a large dataset).
+   *
+   * @return the number of bytes written
+   */
+  public static long write(OutputStream out, String uuid, List<String> partitionKeys, List<byte[]> partitions,
+      Map<String, String> indexKeys, Map<String, JsonNode> metadata) throws IOException {
+    Frame frame = frame(uuid, partitionKeys, indexKeys, metadata);
+    out.write(frame.before());
+    out.write('{');
+    for (int i = 0; i < partitions.size(); i++) {
+      if (i > 0) {
+        out.write(',');
+      }
+      out.write(partitions.get(i));
+    }
+    out.write('}');
+    out.write(frame.after());
+    return frame.length(partitions);
+  }
+
+  /** The JSON before the members of {@code partitions} ({@code ..."partitions":}) and after its object. */
+  private record Frame(byte[] before, byte[] after) {
+    long length(List<byte[]> partitions) {
+      long length = before.length + 2L + Math.max(0, partitions.size() - 1) + after.length;
+      for (byte[] members : partitions) {
+        length += members.length;
+      }
+      return length;
+    }
+  }
+
+  private static Frame frame(
+      String uuid, List<String> partitionKeys, Map<String, String> indexKeys, Map<String, JsonNode> metadata) {
     // The other parts are small: DatasetMetadata validates and canonicalizes them.
     DatasetMetadata head = DatasetMetadata.of(uuid, partitionKeys, Map.of(), indexKeys, metadata);
     ByteArrayOutputStream part = new ByteArrayOutputStream(4096);
     byte[] before;
-    byte[] after;
     try (JsonGenerator out = MAPPER.getFactory().createGenerator(part)) {
       out.setCodec(MAPPER);
       out.writeStartObject();
@@ -114,7 +172,7 @@ public final class DatasetMetadataJson {
         }
         out.writeEndObject();
       }
-      // "partitions": and its colon; the object itself is spliced in below.
+      // "partitions": and its colon; the object itself is spliced in between.
       out.writeFieldName(DatasetMetadataTree.PARTITIONS);
       out.writeRawValue("");
       out.flush();
@@ -129,30 +187,7 @@ public final class DatasetMetadataJson {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write dataset metadata of " + uuid, e);
     }
-    after = part.toByteArray();
-    long length = before.length + 2L + Math.max(0, partitions.size() - 1) + after.length;
-    for (byte[] members : partitions) {
-      length += members.length;
-    }
-    if (length > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException("Cannot write dataset metadata of " + uuid + ": it would take "
-          + length + " bytes, more than a Java array holds");
-    }
-    byte[] json = new byte[(int) length];
-    System.arraycopy(before, 0, json, 0, before.length);
-    int at = before.length;
-    json[at++] = '{';
-    for (int i = 0; i < partitions.size(); i++) {
-      if (i > 0) {
-        json[at++] = ',';
-      }
-      byte[] members = partitions.get(i);
-      System.arraycopy(members, 0, json, at, members.length);
-      at += members.length;
-    }
-    json[at++] = '}';
-    System.arraycopy(after, 0, json, at, after.length);
-    return json;
+    return new Frame(before, part.toByteArray());
   }
 
   /**

@@ -5,9 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.ktk.flink.state.CorruptDatasetException;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.parquet.BytesInputFile;
-import io.ktk.flink.state.parquet.BytesOutputFile;
 import io.ktk.flink.state.parquet.ParquetRowsReader;
-import io.ktk.flink.state.parquet.ParquetRowsWriter;
 import io.ktk.flink.state.parquet.ParquetWriteOptions;
 import io.ktk.flink.state.parquet.StoreInputFile;
 import io.ktk.flink.state.store.NoSuchObjectException;
@@ -15,11 +13,6 @@ import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.types.ArrowTypeNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -37,9 +30,7 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.io.InputFile;
 
 /**
@@ -57,8 +48,10 @@ import org.apache.parquet.io.InputFile;
  * ARROW:schema} entry (no {@code pandas} entry), as plateau's {@code ExplicitSecondaryIndex.store}
  * writes it. String values are stored as {@code large_string}, the type plateau 4.6 gives string
  * columns and compares an index's type with when it updates the index; without the {@code
- * ARROW:schema} they would read back as {@code string}. The labels are written plain, without
- * statistics (pyarrow writes a dictionary and statistics; readers need neither).
+ * ARROW:schema} they would read back as {@code string}. Values and labels are written plain, the
+ * values with statistics, the labels without (pyarrow writes a dictionary and statistics; readers
+ * need neither), in pages cut by content so that a writer of the next file of the column can take
+ * over the pages that did not change ({@link IndexFileWriter}).
  *
  * <p>Read: values are typed by the project's convention ({@code Long}, {@code Double}, {@code
  * String}, {@code byte[]}, {@code LocalDate}, ...) in a map ordered by {@link #valueOrder} (so
@@ -71,7 +64,6 @@ import org.apache.parquet.io.InputFile;
 public final class IndexFile {
   /** The name of the column holding the partition labels. */
   public static final String PARTITION_COLUMN = "partition";
-  private static final String LABEL_COLUMN_PATH = PARTITION_COLUMN + ".list.element";
 
   private IndexFile() {}
 
@@ -123,42 +115,13 @@ public final class IndexFile {
     return write(column, type, index, ParquetWriteOptions.defaults());
   }
 
-  /** As {@link #write(String, ArrowType, Map)}, with other write options (e.g. ZSTD). */
+  /**
+   * As {@link #write(String, ArrowType, Map)}, with other write options (e.g. ZSTD). To write the
+   * files of a column that changes over time, an {@link IndexFileWriter} reuses what did not change.
+   */
   public static byte[] write(
       String column, ArrowType type, Map<?, ? extends Collection<String>> index, ParquetWriteOptions options) {
-    requireNonNull(column, "column is null");
-    requireNonNull(type, "type is null");
-    requireNonNull(index, "index is null");
-    if (column.equals(PARTITION_COLUMN)) {
-      throw new KtkValidationException(
-          "Cannot write the index of column " + column + ": the name is taken by the column of partition labels");
-    }
-    NavigableMap<Object, List<String>> sorted = sorted(column, type, index);
-    Field valueField = new Field(column, FieldType.nullable(storedType(type)), null);
-    Field partitionField =
-        new Field(
-            PARTITION_COLUMN,
-            FieldType.nullable(ArrowType.List.INSTANCE),
-            List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)));
-    Schema schema = new Schema(List.of(valueField, partitionField));
-    BytesOutputFile file = new BytesOutputFile(column + " index");
-    Map<String, String> keyValues = Map.of(ArrowSchemaMetadata.KEY, ArrowSchemaMetadata.encode(schema));
-    // The labels need neither statistics nor a dictionary: no reader filters on them, each label is
-    // in a few rows only, and both cost a comparison or a hash of every label (most of the time of
-    // writing a large index).
-    ParquetProperties properties = ParquetProperties.copy(options.properties())
-        .withStatisticsEnabled(LABEL_COLUMN_PATH, false)
-        .withSizeStatisticsEnabled(LABEL_COLUMN_PATH, false)
-        .withDictionaryEncoding(LABEL_COLUMN_PATH, false)
-        .build();
-    try (ParquetRowsWriter writer = ParquetRowsWriter.create(file, schema, keyValues, options, properties)) {
-      for (Map.Entry<Object, List<String>> entry : sorted.entrySet()) {
-        writer.write(List.of(entry.getKey(), entry.getValue()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the index of column " + column + " in memory", e);
-    }
-    return file.toByteArray();
+    return new IndexFileWriter(column, type, options).write(index);
   }
 
   /** Writes the index file of {@code column} to {@code key}. */
@@ -238,87 +201,6 @@ public final class IndexFile {
     }
   }
 
-  /**
-   * The index's values in {@link #valueOrder}, each with its labels in code point order without
-   * duplicates. Label sets usually come sorted (a {@code TreeSet} of the state): sorting a sorted
-   * array takes one comparison per label, no tree.
-   */
-  private static NavigableMap<Object, List<String>> sorted(
-      String column, ArrowType type, Map<?, ? extends Collection<String>> index) {
-    Class<?> valueClass = valueClass(column, type);
-    TreeMap<Object, List<String>> sorted = new TreeMap<>(valueOrder(type));
-    for (Map.Entry<?, ? extends Collection<String>> entry : index.entrySet()) {
-      Object value = entry.getKey();
-      if (value == null) {
-        throw new KtkValidationException("Cannot write the index of column " + column + ": it has a null value");
-      }
-      if (!valueClass.isInstance(value)) {
-        throw new KtkValidationException(
-            "Cannot write the index of column " + column + " of type " + ArrowTypeNames.name(type) + ": value " + value
-                + " is a " + value.getClass().getSimpleName() + ", expected a " + valueClass.getSimpleName());
-      }
-      Collection<String> labels = entry.getValue();
-      if (labels == null || labels.isEmpty()) {
-        continue;
-      }
-      for (String label : labels) {
-        if (label == null) {
-          throw new KtkValidationException(
-              "Cannot write the index of column " + column + ": value " + value + " has a null partition label");
-        }
-      }
-      List<String> previous = sorted.get(value);
-      String[] all;
-      if (previous == null) {
-        all = labels.toArray(String[]::new);
-      } else {
-        // Two keys of the map that are equal in value order (e.g. 0.0 and -0.0): one entry.
-        all = new String[previous.size() + labels.size()];
-        previous.toArray(all);
-        System.arraycopy(labels.toArray(String[]::new), 0, all, previous.size(), labels.size());
-      }
-      Arrays.sort(all, IndexFile::compareCodePoints);
-      int distinct = 0;
-      for (String label : all) {
-        if (distinct == 0 || !label.equals(all[distinct - 1])) {
-          all[distinct++] = label;
-        }
-      }
-      sorted.put(value, Arrays.asList(Arrays.copyOf(all, distinct)));
-    }
-    return sorted;
-  }
-
-  private static Class<?> valueClass(String column, ArrowType type) {
-    switch (type.getTypeID()) {
-      case Int:
-        return Long.class;
-      case FloatingPoint:
-        return Double.class;
-      case Bool:
-        return Boolean.class;
-      case Utf8:
-      case LargeUtf8:
-        return String.class;
-      case Binary:
-      case LargeBinary:
-      case FixedSizeBinary:
-        return byte[].class;
-      case Date:
-        return LocalDate.class;
-      case Timestamp:
-        return ((ArrowType.Timestamp) type).getTimezone() == null ? LocalDateTime.class : Instant.class;
-      case Time:
-        return LocalTime.class;
-      case Decimal:
-        return BigDecimal.class;
-      default:
-        throw new KtkValidationException(
-            "Cannot write the index of column " + column + " of type " + ArrowTypeNames.name(type)
-                + ": indices support primitive types only");
-    }
-  }
-
   /** The type up to the differences plateau and pyarrow introduce themselves (see class comment). */
   private static ArrowType kind(ArrowType type) {
     switch (type.getTypeID()) {
@@ -372,7 +254,7 @@ public final class IndexFile {
    * Strings by code point, as Python and pyarrow order them. This differs from {@link
    * String#compareTo} (UTF-16 units) only where a surrogate meets a character above them.
    */
-  private static int compareCodePoints(String a, String b) {
+  static int compareCodePoints(String a, String b) {
     int length = Math.min(a.length(), b.length());
     for (int k = 0; k < length; k++) {
       char x = a.charAt(k);

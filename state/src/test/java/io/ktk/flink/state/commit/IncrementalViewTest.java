@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ktk.flink.state.metadata.DatasetKeys;
 import io.ktk.flink.state.metadata.DatasetMetadata;
 import io.ktk.flink.state.metadata.DatasetMetadataJson;
+import io.ktk.flink.state.metadata.IndexFile;
 import io.ktk.flink.state.metadata.IndexValue;
 import io.ktk.flink.state.metadata.PartitionLabel;
 import io.ktk.flink.state.store.LocalObjectStore;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A publisher reuses the serialised partitions of its last publication: what it writes after
- * appends, replaces and rewrites must be exactly the metadata JSON of the version, serialised whole.
+ * A publisher reuses the serialised partitions of its last publication and the pages of its last
+ * index files: what it writes after appends, replaces and rewrites must be exactly the metadata
+ * JSON of the version, serialised whole, and the index files written afresh.
  */
 class IncrementalViewTest {
   private static final Field S = Field.nullable("s", ArrowType.Utf8.INSTANCE);
@@ -138,6 +140,86 @@ class IncrementalViewTest {
     append(files("c", "x", 1));
     new PlateauPublisher().publish(log);
     assertViewIsTheLatestVersion();
+  }
+
+  /** Per live file, the values of {@code c} it holds: the model of the index the test keeps. */
+  private final Map<String, Set<Long>> valuesOfFile = new HashMap<>();
+  private final java.util.Random random = new java.util.Random(20_261_126L);
+
+  /** An index of {@code files} with one or two of 40 values each, recorded in the model. */
+  private Map<String, Map<IndexValue, List<String>>> randomIndex(List<DataFile> files) {
+    return randomIndex(files, 2);
+  }
+
+  /** An index of {@code files} with 1 to {@code most} of 40 values each, recorded in the model. */
+  private Map<String, Map<IndexValue, List<String>>> randomIndex(List<DataFile> files, int most) {
+    Map<IndexValue, List<String>> values = new HashMap<>();
+    for (DataFile file : files) {
+      Set<Long> held = new java.util.HashSet<>();
+      for (int k = 0; k < 1 + random.nextInt(most); k++) {
+        held.add((long) random.nextInt(40));
+      }
+      held.forEach(value -> values.computeIfAbsent(IndexValue.of(value), v -> new ArrayList<>()).add(file.label()));
+      valuesOfFile.put(file.label(), held);
+    }
+    return Map.of("c", values);
+  }
+
+  /**
+   * The published index file of {@code c} is, byte for byte, the file written afresh from the
+   * model, and holds the model.
+   */
+  private void assertIndexFileIsWrittenAfresh(String step) throws IOException {
+    Map<Object, java.util.TreeSet<String>> model = new java.util.TreeMap<>();
+    valuesOfFile.forEach((label, values) ->
+        values.forEach(value -> model.computeIfAbsent(value, v -> new java.util.TreeSet<>()).add(label)));
+    Map<Object, List<String>> expected = new java.util.LinkedHashMap<>();
+    model.forEach((value, labels) -> expected.put(value, List.copyOf(labels)));
+    DatasetMetadata view = DatasetMetadataJson.read(store.get(DatasetKeys.metadataJsonKey("events")), "events");
+    String key = view.externalIndexKeys().get("c");
+    byte[] published = store.get(key);
+    assertThat(IndexFile.read(published, key, "c", C.getType())).as(step).isEqualTo(expected);
+    assertThat(published).as(step).isEqualTo(IndexFile.write("c", C.getType(), expected));
+  }
+
+  @Test
+  void theIndexFileOfEveryPublicationIsTheOneWrittenAfreshFromTheVersion() throws IOException {
+    PlateauPublisher publisher = new PlateauPublisher();
+    // Each value in about 200 files: its labels take about a third of a page, so the index file has
+    // pages to take over.
+    for (String s : List.of("a", "b", "c")) {
+      for (String t : List.of("x", "y")) {
+        List<DataFile> files = files(s, t, 100);
+        log.commit(DatasetChange.append(KEYS, SCHEMA, files).withIndex(List.of("c"), randomIndex(files, 25)));
+      }
+    }
+    publisher.publish(log);
+    assertIndexFileIsWrittenAfresh("first");
+    for (int round = 0; round < 4; round++) {
+      // a few files: some values gain a label, the others stay as they were
+      List<DataFile> files = files(round % 2 == 0 ? "a" : "b", "x", 2);
+      log.commit(DatasetChange.append(KEYS, SCHEMA, files).withIndex(List.of("c"), randomIndex(files)));
+      publisher.publish(log);
+      assertIndexFileIsWrittenAfresh("append " + round);
+    }
+    // values lose labels, some all of theirs
+    List<DataFile> replacement = files("c", "y", 2);
+    log.state().labelsIn("s=c/t=y").forEach(valuesOfFile::remove);
+    log.commit(DatasetChange.replacePartitions(KEYS, SCHEMA, replacement, Set.of("s=c/t=y"))
+        .withIndex(List.of("c"), randomIndex(replacement)));
+    publisher.publish(log);
+    assertIndexFileIsWrittenAfresh("replace");
+    List<String> removed = log.state().labelsIn("s=a/t=x");
+    removed.forEach(valuesOfFile::remove);
+    List<DataFile> compacted = files("a", "x", 1);
+    log.commit(DatasetChange.rewrite(SCHEMA, removed, compacted, Map.of(compacted.get(0).label(), log.state().version()),
+        randomIndex(compacted)));
+    publisher.publish(log);
+    assertIndexFileIsWrittenAfresh("rewrite");
+    List<DataFile> more = files("b", "y", 3);
+    log.commit(DatasetChange.append(KEYS, SCHEMA, more).withIndex(List.of("c"), randomIndex(more)));
+    publisher.publish(log);
+    assertIndexFileIsWrittenAfresh("append after rewrite");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.ktk.flink.state.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ktk.flink.state.metadata.IndexValue;
 import java.util.ArrayList;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Index label sets built when read give what applying every change at once gives: seeded random
  * runs of additions and removals over two columns, read at random moments (and some columns never),
- * with copies taken half-way that go on on their own, past the bound of queued changes.
+ * with copies taken half-way that go on on their own, past the bound of queued changes. A label set
+ * handed out never changes (a change makes a new one), which publishers rely on.
  */
 class IndexLabelsTest {
   private static final long SEED = 20_261_126L;
@@ -46,6 +48,32 @@ class IndexLabelsTest {
       });
       return copy;
     }
+  }
+
+  @Test
+  void aLabelSetHandedOutNeverChangesAndStaysTheSameWhileItsLabelsDo() {
+    IndexLabels labels = new IndexLabels();
+    IndexValue one = IndexValue.of(1L);
+    IndexValue two = IndexValue.of(2L);
+    IndexValue three = IndexValue.of(3L);
+    labels.add("c", Map.of(one, List.of("p=1/a"), two, List.of("p=1/b"), three, List.of("p=1/c")));
+    Map<IndexValue, java.util.NavigableSet<String>> before = new HashMap<>(labels.built("c"));
+    IndexLabels copy = labels.copy();
+
+    labels.add("c", Map.of(one, List.of("p=2/d")));
+    labels.remove(Set.of("p=1/b"));
+    Map<IndexValue, java.util.NavigableSet<String>> after = labels.built("c");
+
+    assertThat(before.get(one)).containsExactly("p=1/a");
+    assertThat(before.get(two)).containsExactly("p=1/b");
+    assertThat(after.get(one)).containsExactly("p=1/a", "p=2/d");
+    assertThat(after).doesNotContainKey(two);
+    assertThat(after.get(three)).isSameAs(before.get(three));
+    assertThat(copy.built("c")).isEqualTo(before);
+    copy.add("c", Map.of(three, List.of("p=3/e")));
+    assertThat(copy.built("c").get(three)).containsExactly("p=1/c", "p=3/e");
+    assertThat(labels.built("c").get(three)).containsExactly("p=1/c");
+    assertThatThrownBy(() -> after.get(one).add("p=9/z")).isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test
