@@ -127,7 +127,11 @@ public final class LocalObjectStore implements ObjectStore {
   @Override
   public ObjectOutputStream create(String key) throws IOException {
     Path target = resolve(key);
-    Files.createDirectories(target.getParent());
+    if (!Files.isDirectory(target.getParent())) {
+      // createDirectories on an existing directory fails a mkdir and builds an exception: a writer
+      // creates many files in one directory
+      Files.createDirectories(target.getParent());
+    }
     Path temp = tempFileFor(target);
     return new LocalOutputStream(target, temp);
   }
@@ -254,11 +258,15 @@ public final class LocalObjectStore implements ObjectStore {
         return;
       }
       done = true;
+      boolean moved = false;
       try {
         out.close();
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        moved = true;
       } finally {
-        Files.deleteIfExists(temp);
+        if (!moved) {
+          Files.deleteIfExists(temp);
+        }
       }
     }
 
