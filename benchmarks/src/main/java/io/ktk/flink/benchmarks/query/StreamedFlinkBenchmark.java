@@ -41,8 +41,8 @@ import org.apache.flink.table.api.TableResult;
  *
  * <p>Options: {@code --store file:///dir} (a cube written by {@code ktk demo}), {@code --cube demo},
  * {@code --repetitions N} (3), {@code --parallelism N} (2), {@code --python PATH}, {@code --profile
- * source|sql} (only run that path on the first query class, {@code --repetitions} times, for a
- * profiler; no DuckDB, no table), {@code --source rowdata|rows} (rowdata).
+ * source|sql} (only run that path on one query class, {@code --class N} (0, the first), {@code
+ * --repetitions} times, for a profiler; no DuckDB, no table), {@code --source rowdata|rows} (rowdata).
  */
 public final class StreamedFlinkBenchmark {
   private static final LongAdder ROWS = new LongAdder();
@@ -72,10 +72,11 @@ public final class StreamedFlinkBenchmark {
     boolean boxedRows = options.getOrDefault("source", "rowdata").equals("rows");
     String profile = options.get("profile");
     if (profile != null) {
+      QueryClass query = QUERIES.get(Integer.parseInt(options.getOrDefault("class", "0")));
       for (int r = 0; r < repetitions; r++) {
-        double seconds = profile.equals("sql") ? runSql(store, cube, QUERIES.get(0), parallelism)
-            : runSource(store, cube, QUERIES.get(0), parallelism, boxedRows)[1];
-        System.out.printf(Locale.ROOT, "%s, %s: %.2f s%n", profile, QUERIES.get(0).name(), seconds);
+        double seconds = profile.equals("sql") ? runSql(store, cube, query, parallelism)
+            : runSource(store, cube, query, parallelism, boxedRows)[1];
+        System.out.printf(Locale.ROOT, "%s, %s: %.2f s%n", profile, query.name(), seconds);
       }
       return;
     }

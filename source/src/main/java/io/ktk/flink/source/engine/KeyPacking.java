@@ -15,9 +15,9 @@ import java.util.Map;
  * keys of two datasets compare as their keys do; a column with nulls anywhere reserves the value 0
  * for them (nulls first). The parts are concatenated from the first column (highest bits) to the
  * last, so packed keys order like the keys. When the parts need more than 63 bits the keys are not
- * packed ({@link #of} returns null) and stay columns. A part whose values are all multiples of a
- * thousand or a million (the nanoseconds of microsecond or millisecond timestamps) is packed
- * divided by that, so that it takes fewer bits and the keys sort in fewer passes.
+ * packed ({@link #of} returns null) and stay columns. A timestamp's nanoseconds that are all
+ * multiples of a thousand or a million (microsecond or millisecond timestamps) are packed divided
+ * by that, so that they take fewer bits and the keys sort in fewer passes.
  */
 final class KeyPacking {
   /**
@@ -99,15 +99,18 @@ final class KeyPacking {
   private static void widen(long[] range, int at, long[] values, boolean[] nulls, int rows) {
     long min = range[at];
     long max = range[at + 1];
-    boolean thousands = range[at + 2] >= 1_000;
-    boolean millions = range[at + 2] >= 1_000_000;
+    // only second parts (the nanoseconds of timestamps) are looked at for a divisor: first parts keep 1
+    boolean thousands = at > 0 && range[at + 2] >= 1_000;
+    boolean millions = at > 0 && range[at + 2] >= 1_000_000;
     for (int row = 0; row < rows; row++) {
       if (nulls == null || !nulls[row]) {
         long value = values[row];
         min = Math.min(min, value);
         max = Math.max(max, value);
-        thousands &= value % 1_000 == 0;
-        millions &= value % 1_000_000 == 0;
+        if (thousands) {
+          thousands = value % 1_000 == 0;
+          millions &= value % 1_000_000 == 0;
+        }
       }
     }
     range[at] = min;
