@@ -1,16 +1,14 @@
 package io.ktk.flink.source;
 
 import io.ktk.flink.source.dataset.DatasetQuery;
-import io.ktk.flink.source.planner.GroupPartition;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
-import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.planner.RowMerge;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.query.QuerySettings;
 import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.reader.RecordFormat;
-import io.ktk.flink.source.split.CubeSplit;
+import io.ktk.flink.source.rowdata.RowDataFormat;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.store.ObjectStore;
 import io.ktk.flink.state.store.ObjectStores;
@@ -20,8 +18,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
 
 /**
@@ -59,19 +61,13 @@ import org.apache.flink.types.Row;
  */
 @PublicEvolving
 public final class KartothekDatasetSource extends QuerySource<Row> {
-  private static final long serialVersionUID = 3L;
+  private static final long serialVersionUID = 4L;
 
   private final long version;
-  /** At most this many rows are needed (-1: all); see {@link Builder#limit}. */
-  private final long limit;
-  /** Whether the logged row counts of the planned files are the rows the query returns; see {@link #splits}. */
-  private final boolean countsExact;
 
-  private KartothekDatasetSource(Setup setup, RowTypeInfo type, long version, long limit, boolean countsExact) {
+  private KartothekDatasetSource(Setup setup, RowTypeInfo type, long version) {
     super(setup, RecordFormat.ROWS, type);
     this.version = version;
-    this.limit = limit;
-    this.countsExact = countsExact;
   }
 
   /** A source of dataset {@code uuid} in the store at {@code storeUrl} ({@code file:///dir}, {@code s3://bucket/prefix}). */
@@ -82,30 +78,6 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
   /** The dataset version the source reads. */
   public long version() {
     return version;
-  }
-
-  /**
-   * The splits of the query, without those after the first files (in output order) that hold
-   * {@link Builder#limit} rows by the log's counts, when those counts are exact.
-   */
-  @Override
-  List<CubeSplit> splits(int readers) throws IOException {
-    List<CubeSplit> all = super.splits(readers);
-    if (limit < 0 || !countsExact) {
-      return all;
-    }
-    List<CubeSplit> splits = new ArrayList<>();
-    long planned = 0;
-    for (CubeSplit split : all) {
-      if (planned >= limit) {
-        break;
-      }
-      splits.add(split);
-      for (GroupPartition partition : split.group().partitions()) {
-        planned += partition.files().values().stream().flatMap(List::stream).mapToLong(PlannedFile::rows).sum();
-      }
-    }
-    return splits;
   }
 
   /** Builds a {@link KartothekDatasetSource}; the query defaults to all rows and columns. */
@@ -165,6 +137,33 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
      * @throws UncheckedIOException when the store cannot be read
      */
     public KartothekDatasetSource build() {
+      Pinned pinned = pin();
+      return new KartothekDatasetSource(pinned.setup(), RowTypes.of(pinned.output()), pinned.version());
+    }
+
+    /**
+     * Like {@link #build()}, but the records are Flink's internal {@link RowData} of the query's
+     * columns ({@link RowDataFormat}), views of the decoded column vectors instead of boxed {@link
+     * Row}s: what the SQL source emits. Their type is {@link RowDataFormat#typeOf}.
+     */
+    public QuerySource<RowData> buildRowData() {
+      Pinned pinned = pin();
+      RowType type = RowDataFormat.rowType(pinned.output());
+      return new QuerySource<>(pinned.setup(), RowDataFormat.of(type), RowDataFormat.typeOf(type));
+    }
+
+    /**
+     * Like {@link #build()}, with the records that {@code format} makes of the query's rows, of
+     * type {@code type} (the SQL source's: the columns it projects, as {@link RowData}).
+     */
+    public <T> QuerySource<T> build(RecordFormat<T> format, TypeInformation<T> type) {
+      return new QuerySource<>(pin().setup(), format, type);
+    }
+
+    /** The source's setup at the pinned version, the query's output columns and the version. */
+    private record Pinned(QuerySource.Setup setup, Schema output, long version) {}
+
+    private Pinned pin() {
       String uuid = name;
       QuerySettings settings = new QuerySettings(storeUrl, storeOptions, QueryTarget.dataset(uuid),
           query.toCubeQuery());
@@ -200,9 +199,9 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
         }
         QuerySource.Setup setup = new QuerySource.Setup(settings, snapshot.versions(), snapshot.seedDatasetId(),
             continuous, continuous ? discoveryInterval : KartothekSourceOptions.DISCOVERY_INTERVAL.defaultValue(),
-            KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue(), continuous ? -1 : limit, changelog && keyed);
-        return new KartothekDatasetSource(setup, RowTypes.of(resolved.output()), snapshot.dataset().version(),
-            continuous ? -1 : limit, countsExact && !continuous);
+            KartothekSourceOptions.SPLIT_MAX_PARTITIONS.defaultValue(), continuous ? -1 : limit, changelog && keyed,
+            countsExact && !continuous);
+        return new Pinned(setup, resolved.output(), snapshot.dataset().version());
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read dataset '" + uuid + "' in " + storeUrl + ": " + e.getMessage(), e);
       }

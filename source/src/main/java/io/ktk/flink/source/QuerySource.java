@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.ktk.flink.source.enumerator.CubeEnumeratorState;
 import io.ktk.flink.source.enumerator.CubeEnumeratorStateSerializer;
 import io.ktk.flink.source.enumerator.CubeSplitEnumerator;
+import io.ktk.flink.source.planner.GroupPartition;
+import io.ktk.flink.source.planner.PlannedFile;
 import io.ktk.flink.source.planner.QueryPlan;
 import io.ktk.flink.source.planner.TargetSnapshot;
 import io.ktk.flink.source.query.QuerySettings;
@@ -19,6 +21,7 @@ import io.ktk.flink.state.store.ObjectStore;
 import java.io.IOException;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -59,10 +62,14 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
    *     reader stops reading once it has emitted that many; bounded sources only
    * @param changelog whether the records are an upsert changelog ({@link KartothekSourceOptions#CHANGELOG}):
    *     discoveries serve {@code +U} and {@code -D} rows, and the splits of a partition all go to one reader
+   * @param countsExact whether the logged row counts of the planned files are the rows the query
+   *     returns (a plain dataset without a key, conditions on partition columns only): with a limit,
+   *     only the first splits (in output order) that hold that many rows by those counts are planned
    */
   public record Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
-      Duration discoveryInterval, int maxPartitionsPerSplit, long limit, boolean changelog) implements Serializable {
-    private static final long serialVersionUID = 3L;
+      Duration discoveryInterval, int maxPartitionsPerSplit, long limit, boolean changelog, boolean countsExact)
+      implements Serializable {
+    private static final long serialVersionUID = 4L;
 
     public Setup {
       requireNonNull(settings, "settings is null");
@@ -73,6 +80,13 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
         throw new IllegalArgumentException("Cannot limit a " + (continuous ? "continuous " : "") + "source to "
             + limit + " rows: give a count >= 0 for a bounded source, or -1 for all");
       }
+    }
+
+    /** Row counts not exact ({@code countsExact} false). */
+    public Setup(QuerySettings settings, Map<String, Long> versions, String seedDatasetId, boolean continuous,
+        Duration discoveryInterval, int maxPartitionsPerSplit, long limit, boolean changelog) {
+      this(settings, versions, seedDatasetId, continuous, discoveryInterval, maxPartitionsPerSplit, limit, changelog,
+          false);
     }
 
     /** Without a limit, not a changelog. */
@@ -189,14 +203,31 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
   /**
    * The splits of the query at the pinned versions, in output order: one per query group, or
    * several for a group of many partitions or when {@code readers} would otherwise idle, one per
-   * file for a plain dataset without a key ({@link CubeSplits}).
+   * file for a plain dataset without a key ({@link CubeSplits}); with a limit and exact row counts
+   * ({@link Setup#countsExact}), without those after the first splits that hold that many rows.
    */
   List<CubeSplit> splits(int readers) throws IOException {
+    List<CubeSplit> all;
     try (ObjectStore store = setup.settings().openStore()) {
       QueryPlan plan = TargetSnapshot.at(store, setup.settings().target(), setup.versions())
           .plan(setup.settings().query());
-      return CubeSplits.of(plan, "", setup.maxPartitionsPerSplit(), readers);
+      all = CubeSplits.of(plan, "", setup.maxPartitionsPerSplit(), readers);
     }
+    if (setup.limit() < 0 || !setup.countsExact()) {
+      return all;
+    }
+    List<CubeSplit> splits = new ArrayList<>();
+    long planned = 0;
+    for (CubeSplit split : all) {
+      if (planned >= setup.limit()) {
+        break;
+      }
+      splits.add(split);
+      for (GroupPartition partition : split.group().partitions()) {
+        planned += partition.files().values().stream().flatMap(List::stream).mapToLong(PlannedFile::rows).sum();
+      }
+    }
+    return splits;
   }
 
   @Override

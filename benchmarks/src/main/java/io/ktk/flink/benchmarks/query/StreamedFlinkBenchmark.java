@@ -28,19 +28,21 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
-import org.apache.flink.types.Row;
 
 /**
  * The streamed cube's query classes through Flink, beside DuckDB in process on the same files: a
  * {@link KartothekSource} job into a sink that only counts, and a SQL {@code INSERT INTO} a
- * blackhole table from the cube's table in a Kartothek catalog. A job's time is its net run time
- * (without the local cluster's start); DuckDB's is from connect to the fetched Arrow table
- * ({@code streamed_duckdb.py}). Runs alternate per repetition; medians are compared.
+ * blackhole table from the cube's table in a Kartothek catalog. The source job reads {@code
+ * RowData} ({@link KartothekSource.Builder#buildRowData()}) with object reuse enabled, the fastest
+ * documented path; {@code --source rows} reads boxed {@code Row}s ({@code build()}) without it. A
+ * job's time is its net run time (without the local cluster's start); DuckDB's is from connect to
+ * the fetched Arrow table ({@code streamed_duckdb.py}). Runs alternate per repetition; medians are
+ * compared.
  *
  * <p>Options: {@code --store file:///dir} (a cube written by {@code ktk demo}), {@code --cube demo},
  * {@code --repetitions N} (3), {@code --parallelism N} (2), {@code --python PATH}, {@code --profile
- * source|sql} (only run that path on the first query class, {@code --repetitions} times, for a
- * profiler; no DuckDB, no table).
+ * source|sql} (only run that path on one query class, {@code --class N} (0, the first), {@code
+ * --repetitions} times, for a profiler; no DuckDB, no table), {@code --source rowdata|rows} (rowdata).
  */
 public final class StreamedFlinkBenchmark {
   private static final LongAdder ROWS = new LongAdder();
@@ -67,12 +69,14 @@ public final class StreamedFlinkBenchmark {
     int parallelism = Integer.parseInt(options.getOrDefault("parallelism", "2"));
     String python = options.getOrDefault("python", ".venv/bin/python");
     Path directory = Path.of(java.net.URI.create(store));
+    boolean boxedRows = options.getOrDefault("source", "rowdata").equals("rows");
     String profile = options.get("profile");
     if (profile != null) {
+      QueryClass query = QUERIES.get(Integer.parseInt(options.getOrDefault("class", "0")));
       for (int r = 0; r < repetitions; r++) {
-        double seconds = profile.equals("sql") ? runSql(store, cube, QUERIES.get(0), parallelism)
-            : runSource(store, cube, QUERIES.get(0), parallelism)[1];
-        System.out.printf(Locale.ROOT, "%s, %s: %.2f s%n", profile, QUERIES.get(0).name(), seconds);
+        double seconds = profile.equals("sql") ? runSql(store, cube, query, parallelism)
+            : runSource(store, cube, query, parallelism, boxedRows)[1];
+        System.out.printf(Locale.ROOT, "%s, %s: %.2f s%n", profile, query.name(), seconds);
       }
       return;
     }
@@ -83,7 +87,7 @@ public final class StreamedFlinkBenchmark {
     Map<String, Long> sourceRows = new HashMap<>();
     for (int r = 0; r < repetitions; r++) {
       for (QueryClass query : QUERIES) {
-        double[] source = runSource(store, cube, query, parallelism);
+        double[] source = runSource(store, cube, query, parallelism, boxedRows);
         sourceRows.put(query.name(), (long) source[0]);
         sourceTimes.computeIfAbsent(query.name(), k -> new ArrayList<>()).add(source[1]);
         sqlTimes.computeIfAbsent(query.name(), k -> new ArrayList<>()).add(runSql(store, cube, query, parallelism));
@@ -106,21 +110,33 @@ public final class StreamedFlinkBenchmark {
       table.row(query.name(), String.format(Locale.ROOT, "%,d", rows), secs(source), secs(sql), secs(duck),
           ratio(source / duck), ratio(sql / duck));
     }
-    table.print(System.out, "Streamed cube " + cube + " through Flink (parallelism " + parallelism + "), medians of "
-        + repetitions + "; DuckDB in process on the published views' files");
+    table.print(System.out, "Streamed cube " + cube + " through Flink (parallelism " + parallelism + ", source of "
+        + (boxedRows ? "Row" : "RowData, object reuse") + "), medians of " + repetitions
+        + "; DuckDB in process on the published views' files");
     System.out.printf(Locale.ROOT, "load average after: %.1f%n", loadAverage());
   }
 
-  /** Rows and net job seconds of the query through {@link KartothekSource}. */
-  private static double[] runSource(String store, String cube, QueryClass query, int parallelism) throws Exception {
+  /**
+   * Rows and net job seconds of the query through {@link KartothekSource}: its {@code RowData} with
+   * object reuse (Flink then does not copy a record to the chained sink), or with {@code rows} its
+   * {@code Row}s as a job has them by default.
+   */
+  private static double[] runSource(String store, String cube, QueryClass query, int parallelism, boolean rows)
+      throws Exception {
     ROWS.reset();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism);
     CubeQuery.Builder cubeQuery = CubeQuery.builder();
     if (query.where() != null) {
       cubeQuery.where(query.where());
     }
-    KartothekSource source = KartothekSource.builder(store, cube).query(cubeQuery.build()).build();
-    env.fromSource(source, WatermarkStrategy.noWatermarks(), "cube query").sinkTo(new CountingSink());
+    KartothekSource.Builder source = KartothekSource.builder(store, cube).query(cubeQuery.build());
+    if (rows) {
+      env.fromSource(source.build(), WatermarkStrategy.noWatermarks(), "cube query").sinkTo(new CountingSink<>());
+    } else {
+      env.getConfig().enableObjectReuse();
+      env.fromSource(source.buildRowData(), WatermarkStrategy.noWatermarks(), "cube query")
+          .sinkTo(new CountingSink<>());
+    }
     double seconds = env.execute("streamed cube: " + query.name()).getNetRuntime() / 1e3;
     return new double[] {ROWS.sum(), seconds};
   }
@@ -157,23 +173,34 @@ public final class StreamedFlinkBenchmark {
     }
   }
 
-  /** Counts the rows (the local cluster runs in this JVM). */
-  private static final class CountingSink implements Sink<Row> {
+  /**
+   * Counts the rows (the local cluster runs in this JVM): each writer counts its own and adds them
+   * up once, so that the writers do not contend for one counter on every row.
+   */
+  private static final class CountingSink<T> implements Sink<T> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public SinkWriter<Row> createWriter(WriterInitContext context) {
+    public SinkWriter<T> createWriter(WriterInitContext context) {
       return new SinkWriter<>() {
+        private long rows;
+
         @Override
-        public void write(Row row, Context context) {
-          ROWS.increment();
+        public void write(T row, Context context) {
+          rows++;
         }
 
         @Override
-        public void flush(boolean endOfInput) {}
+        public void flush(boolean endOfInput) {
+          ROWS.add(rows);
+          rows = 0;
+        }
 
         @Override
-        public void close() {}
+        public void close() {
+          ROWS.add(rows);
+          rows = 0;
+        }
       };
     }
   }

@@ -185,6 +185,14 @@ final class CellKeys {
       }
       case TIMESTAMP -> {
         long nanosPerUnit = vector.type().nanosPerUnit();
+        if (nanosPerUnit == 1_000) {
+          // microseconds, the usual unit: a constant divisor, which the compiler turns into a multiplication
+          for (int row = 0; row < rows; row++) {
+            first[row] = Math.floorDiv(values[row], 1_000_000L);
+            second[row] = Math.floorMod(values[row], 1_000_000L) * 1_000;
+          }
+          return;
+        }
         long unitsPerSecond = 1_000_000_000L / nanosPerUnit;
         for (int row = 0; row < rows; row++) {
           first[row] = Math.floorDiv(values[row], unitsPerSecond);

@@ -3,18 +3,18 @@ package io.ktk.flink.source.engine;
 import io.ktk.flink.source.query.TypedCondition;
 import io.ktk.flink.state.vector.ObjectVector;
 import io.ktk.flink.state.vector.TypedVector;
-import java.util.IdentityHashMap;
-import java.util.Map;
 
 /**
  * Tests one condition on a run of rows of a column vector, clearing the pass flag of the rows that
  * fail: numbers without boxing ({@link OrderedCondition}); typed values (strings, binaries, ...)
- * once per distinct instance, since values read from a Parquet dictionary are shared by the rows
- * that hold them, so a column of few distinct strings costs one identity lookup per row.
+ * once per distinct instance as far as possible, since values read from a Parquet dictionary are
+ * shared by the rows that hold them: a small table of the instances tested last, by hash (a
+ * string's own, cached; other values' identity hash), answers most rows of a column of few
+ * distinct strings with one comparison of references.
  */
 final class ConditionTests {
-  /** At most this many distinct instances are remembered per run (a column without a dictionary has one per row). */
-  private static final int REMEMBERED = 4096;
+  /** Slots of the table of instances tested; a power of two. */
+  private static final int SLOTS = 1024;
 
   private ConditionTests() {}
 
@@ -35,20 +35,36 @@ final class ConditionTests {
       }
       return;
     }
-    Map<Object, Boolean> seen = vector instanceof ObjectVector ? new IdentityHashMap<>() : null;
+    if (!(vector instanceof ObjectVector)) {
+      for (int row = 0; row < count; row++) {
+        if (passes[offset + row]) {
+          passes[offset + row] = condition.test(vector.get(row));
+        }
+      }
+      return;
+    }
+    Object[] tested = new Object[SLOTS];
+    boolean[] results = new boolean[SLOTS];
+    Object nullResult = null; // null: not tested yet
     for (int row = 0; row < count; row++) {
       if (!passes[offset + row]) {
         continue;
       }
       Object value = vector.get(row);
-      Boolean result = seen == null ? null : seen.get(value);
-      if (result == null) {
-        result = condition.test(value);
-        if (seen != null && seen.size() < REMEMBERED) {
-          seen.put(value, result);
+      if (value == null) {
+        if (nullResult == null) {
+          nullResult = condition.test(null);
         }
+        passes[offset + row] = (Boolean) nullResult;
+        continue;
       }
-      passes[offset + row] = result;
+      int hash = value instanceof String string ? string.hashCode() : System.identityHashCode(value);
+      int slot = (hash * 0x9E3779B9) >>> 22 & (SLOTS - 1);
+      if (tested[slot] != value) {
+        tested[slot] = value;
+        results[slot] = condition.test(value);
+      }
+      passes[offset + row] = results[slot];
     }
   }
 }

@@ -176,9 +176,7 @@ final class DatasetCells {
     long[] sorted = null;
     if (single != null) {
       sorted = new long[count];
-      for (int i = 0; i < count; i++) {
-        sorted[i] = single[order[i]];
-      }
+      sort.sortedWords(sorted, count);
       cellWords = new long[count];
     }
     int start = 0;

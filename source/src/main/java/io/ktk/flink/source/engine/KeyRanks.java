@@ -20,12 +20,36 @@ import java.util.Map;
  * strings costs one hash lookup of a cached hash per row.
  */
 final class KeyRanks {
+  /** Slots of the small cache of recently looked-up instances ({@link #id}); a power of two. */
+  private static final int RECENT_SLOTS = 1024;
+
   private final Map<Object, Integer> ids = new HashMap<>();
   private final List<Object> distinct = new ArrayList<>();
   private int[] ranks;
+  /** The instance last looked up in each slot (by its hash), and its id: a hit costs no map lookup. */
+  private final Object[] recentValues = new Object[RECENT_SLOTS];
+  private final int[] recentIds = new int[RECENT_SLOTS];
 
-  /** The id of {@code value} (not null), adding it if new; ids are valid until {@link #rank}. */
+  /**
+   * The id of {@code value} (not null), adding it if new; ids are valid until {@link #rank}. A
+   * string decoded from a file's dictionary is one instance for all rows of that file that hold
+   * it, so most lookups find the very instance in the cache of recent ones.
+   */
   int id(Object value) {
+    if (value instanceof String string) {
+      int slot = (string.hashCode() * 0x9E3779B9 >>> 22) & (RECENT_SLOTS - 1);
+      if (recentValues[slot] == value) {
+        return recentIds[slot];
+      }
+      int id = lookUp(value);
+      recentValues[slot] = value;
+      recentIds[slot] = id;
+      return id;
+    }
+    return lookUp(value);
+  }
+
+  private int lookUp(Object value) {
     Object key = hashable(value);
     Integer id = ids.get(key);
     if (id == null) {

@@ -13,6 +13,8 @@ final class KeySort {
   private int[] spareRows;
   private long[] words;
   private long[] spareWords;
+  /** What the words of the last column sorted by lack (its minimum, or 0 when it was in order already). */
+  private long wordsBase;
   private final int[] counts = new int[1 << 16];
 
   /** Sorts the first {@code count} entries of {@code rows} in place by the keys of those rows. */
@@ -45,9 +47,6 @@ final class KeySort {
    * for many rows).
    */
   private void sortBy(long[] values, int count) {
-    if (count < 2) {
-      return;
-    }
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     boolean sorted = true;
@@ -60,9 +59,11 @@ final class KeySort {
       min = Math.min(min, value);
       max = Math.max(max, value);
     }
+    wordsBase = 0;
     if (sorted) {
       return;
     }
+    wordsBase = min;
     // max - min is the range as an unsigned number, even when it exceeds Long.MAX_VALUE
     int bits = 64 - Long.numberOfLeadingZeros(max - min);
     for (int i = 0; i < count; i++) {
@@ -104,6 +105,17 @@ final class KeySort {
     spareWords = from;
     rows = toRows;
     spareRows = fromRows;
+  }
+
+  /**
+   * After {@link #sort} by keys of one long per row ({@link CellKeys#singleWords}): copies the
+   * first {@code count} keys in sorted order into {@code into}, read in sequence from the sort's
+   * own words instead of gathered by row.
+   */
+  void sortedWords(long[] into, int count) {
+    for (int i = 0; i < count; i++) {
+      into[i] = words[i] + wordsBase;
+    }
   }
 
   private void nullsFirst(boolean[] nulls, int count) {

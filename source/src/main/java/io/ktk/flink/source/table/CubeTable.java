@@ -9,6 +9,7 @@ import io.ktk.flink.source.planner.ResolvedQuery;
 import io.ktk.flink.source.query.Condition;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
+import io.ktk.flink.source.reader.RecordFormat;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.Partition;
 import io.ktk.flink.state.types.ArrowTypeNames;
@@ -26,7 +27,9 @@ import java.util.TreeSet;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
@@ -185,11 +188,21 @@ record CubeTable(
 
   @Override
   public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
+    return builder(columns, where, limit).build();
+  }
+
+  @Override
+  public Source<RowData, ?, ?> source(List<String> columns, List<Condition> where, long limit,
+      RecordFormat<RowData> format, TypeInformation<RowData> type) {
+    return builder(columns, where, limit).build(format, type);
+  }
+
+  private KartothekSource.Builder builder(List<String> columns, List<Condition> where, long limit) {
     // A limit stops each reader once it emitted that many rows (the query's rows are final: Flink pushes
     // a limit only onto a scan without a filter left above it); Flink still cuts the rows. Continuous scans poll.
     CubeQuery query = CubeQuery.builder().columns(columns).dimensionColumns(dimensionColumns).datasets(datasets)
         .where(where).build();
     return KartothekSource.builder(storeUrl, cube).storeOptions(storeOptions).versions(versions).query(query)
-        .continuous(continuous).discoveryInterval(discoveryInterval).limit(continuous ? -1 : limit).build();
+        .continuous(continuous).discoveryInterval(discoveryInterval).limit(continuous ? -1 : limit);
   }
 }

@@ -7,6 +7,7 @@ import io.ktk.flink.source.KartothekSourceOptions;
 import io.ktk.flink.source.dataset.DatasetQuery;
 import io.ktk.flink.source.planner.PlainDatasetSnapshot;
 import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.reader.RecordFormat;
 import io.ktk.flink.state.KtkValidationException;
 import io.ktk.flink.state.dataset.DatasetSnapshot;
 import io.ktk.flink.state.dataset.Partition;
@@ -17,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
@@ -144,9 +147,19 @@ record DatasetTable(
 
   @Override
   public Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit) {
+    return builder(columns, where, limit).build();
+  }
+
+  @Override
+  public Source<RowData, ?, ?> source(List<String> columns, List<Condition> where, long limit,
+      RecordFormat<RowData> format, TypeInformation<RowData> type) {
+    return builder(columns, where, limit).build(format, type);
+  }
+
+  private KartothekDatasetSource.Builder builder(List<String> columns, List<Condition> where, long limit) {
     return KartothekDatasetSource.builder(storeUrl, dataset).storeOptions(storeOptions).version(version)
         .query(DatasetQuery.builder().columns(columns).where(where).build())
         .continuous(continuous).changelog(continuous && !primaryKey.isEmpty()).discoveryInterval(discoveryInterval)
-        .limit(continuous ? -1 : limit).build();
+        .limit(continuous ? -1 : limit);
   }
 }

@@ -1,11 +1,14 @@
 package io.ktk.flink.source.table;
 
 import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.reader.RecordFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
 /**
@@ -37,6 +40,13 @@ interface KartothekTable {
    *     may read fewer files when it can tell without reading them
    */
   Source<Row, ?, ?> source(List<String> columns, List<Condition> where, long limit);
+
+  /**
+   * The same source, whose records {@code format} makes of the rows of {@code columns} (Flink's
+   * internal rows, made from the column vectors), of type {@code type}.
+   */
+  Source<RowData, ?, ?> source(List<String> columns, List<Condition> where, long limit, RecordFormat<RowData> format,
+      TypeInformation<RowData> type);
 
   /**
    * The primary key's columns when the scan is an upsert changelog ({@code +I}, {@code +U}, {@code -D}

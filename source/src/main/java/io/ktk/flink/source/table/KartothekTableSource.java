@@ -1,6 +1,7 @@
 package io.ktk.flink.source.table;
 
 import io.ktk.flink.source.query.Condition;
+import io.ktk.flink.source.rowdata.RowDataFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -8,12 +9,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -208,19 +209,22 @@ class KartothekTableSource implements ScanTableSource, SupportsProjectionPushDow
           .getName());
     }
     List<String> names = new ArrayList<>(queryColumns);
-    Source<Row, ?, ?> source = table.source(names, where, filterPartitions ? -1 : limit);
-
     int[] positions = output.stream().mapToInt(column -> names.indexOf(column.getName())).toArray();
-    boolean[] unsigned = new boolean[output.size()];
-    for (int i = 0; i < unsigned.length; i++) {
-      unsigned[i] = output.get(i).getType() instanceof ArrowType.Int integer && !integer.getIsSigned();
-    }
-    int[] partitionPositions = filterPartitions
-        ? table.partitionColumns().stream().mapToInt(column -> names.indexOf(column.getName())).toArray() : new int[0];
-    RowDataConversion conversion = new RowDataConversion(positions, types, unsigned, partitionPositions,
-        filterPartitions ? new HashSet<>(partitions) : null);
     String name = table.describe();
     boolean bounded = table.bounded();
+    if (!filterPartitions) {
+      // the source's records are the table's rows, made from the column vectors (no Row in between)
+      Source<RowData, ?, ?> source = table.source(names, where, limit, RowDataFormat.of(types, positions), typeInfo);
+      return provider(bounded, (env, uid) -> {
+        DataStreamSource<RowData> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), name, typeInfo);
+        uid.ifPresent(rows::uid);
+        return rows;
+      });
+    }
+    Source<Row, ?, ?> source = table.source(names, where, -1);
+    int[] partitionPositions =
+        table.partitionColumns().stream().mapToInt(column -> names.indexOf(column.getName())).toArray();
+    RowDataConversion conversion = new RowDataConversion(positions, types, partitionPositions, new HashSet<>(partitions));
     return provider(bounded, (env, uid) -> {
       SingleOutputStreamOperator<Row> rows = env.fromSource(source, WatermarkStrategy.noWatermarks(), name);
       uid.ifPresent(rows::uid);

@@ -67,6 +67,30 @@ class KeyPackingTest {
   }
 
   @Test
+  void microsecondTimestampsPackTheirNanosecondsDividedByAThousand() {
+    Random random = new Random(5);
+    int rows = 2000;
+    LongVector micros = new LongVector(LongType.timestamp(1000, false), rows);
+    LongVector ids = new LongVector(LongType.INTEGER, rows);
+    for (int i = 0; i < rows; i++) {
+      micros.append(1_700_000_000_000_000L + random.nextInt(10_000_000)); // within 10 seconds
+      ids.append(random.nextLong() & ((1L << 36) - 1));
+    }
+    CellKeys keys = CellKeys.encode(List.of(KeyKind.TIMESTAMP, KeyKind.LONG), List.of(micros, ids), rows,
+        new KeyRanks[2]);
+    KeyPacking packing = KeyPacking.of(List.of(List.of("ts", "id")), List.of(keys));
+
+    // seconds (4 bits) and microseconds of the second (20 bits; 30 as nanoseconds) leave room for the id's 36
+    assertThat(packing).isNotNull();
+    long[] packed = packing.pack(keys, List.of("ts", "id"));
+    for (int i = 0; i < 5000; i++) {
+      int x = random.nextInt(rows);
+      int y = random.nextInt(rows);
+      assertThat(Long.signum(Long.compare(packed[x], packed[y]))).isEqualTo(Integer.signum(keys.compare(x, keys, y)));
+    }
+  }
+
+  @Test
   void keysWiderThan63BitsAreNotPacked() {
     LongVector wide = new LongVector(LongType.INTEGER, 2);
     wide.append(Long.MIN_VALUE);

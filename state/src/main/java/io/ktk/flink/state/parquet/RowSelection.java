@@ -13,11 +13,16 @@ public final class RowSelection {
   private final boolean[] selected;
   private final int rows;
   private final int count;
+  /** The first and the last selected row (-1 when none is). */
+  private final int first;
+  private final int last;
 
-  private RowSelection(boolean[] selected, int rows, int count) {
+  private RowSelection(boolean[] selected, int rows, int count, int first, int last) {
     this.selected = selected;
     this.rows = rows;
     this.count = count;
+    this.first = first;
+    this.last = last;
   }
 
   /**
@@ -30,12 +35,18 @@ public final class RowSelection {
       throw new IllegalArgumentException("rows " + rows + " outside the " + selected.length + " flags");
     }
     int count = 0;
+    int first = -1;
+    int last = -1;
     for (int row = 0; row < rows; row++) {
       if (selected[row]) {
         count++;
+        last = row;
+        if (first < 0) {
+          first = row;
+        }
       }
     }
-    return new RowSelection(selected, rows, count);
+    return new RowSelection(selected, rows, count, first, last);
   }
 
   /** The number of rows of the row group. */
@@ -57,8 +68,17 @@ public final class RowSelection {
     return selected[row];
   }
 
-  /** Whether any of the rows {@code [from, to)} is selected. */
+  /**
+   * Whether any of the rows {@code [from, to)} is selected: at once when the range holds the first
+   * or the last selected row or lies outside them (a row group of one page), else by looking.
+   */
   boolean any(int from, int to) {
+    if (count == 0 || to <= first || from > last) {
+      return false;
+    }
+    if (from <= first || to > last) {
+      return true; // the first (from <= first < to) or the last (from <= last < to) selected row is in range
+    }
     for (int row = from; row < to; row++) {
       if (selected[row]) {
         return true;
