@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ChunkEncoder}): several row groups and several pages per chunk, columns without nulls, with some
  * and with none in a whole row group, dictionaries for repetitive values (NaN and -0.0 among them)
  * and plain values for distinct ones. This project's reader and pyarrow read every value back,
- * and pyarrow finds each row group's statistics (min, max, null count) true to its values.
+ * and pyarrow finds each row group's statistics (min, max, null count) present and true to its values
+ * (floating point ones too, NaN kept out of the bounds).
  */
 class PartFilePagesTest {
   private static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
@@ -100,6 +101,8 @@ class PartFilePagesTest {
                     if st.null_count != col.null_count:
                         bad.append((g, name, "nulls", st.null_count, col.null_count))
                     values = [v for v in col.to_pylist() if v is not None and v == v]
+                    if values and not st.has_min_max:
+                        bad.append((g, name, "no min/max"))
                     if values and st.has_min_max:
                         lo, hi = min(values), max(values)
                         if not (same(st.min, lo) or st.min == lo) or not (same(st.max, hi) or st.max == hi):

@@ -24,6 +24,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.schema.ColumnOrder;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -41,7 +42,7 @@ import org.apache.parquet.schema.Types;
  * int32 / int64              INT32 / INT64, no annotation (as pyarrow writes them)
  * uint8 / uint16 / uint32    INT32 INTEGER(8|16|32, unsigned)
  * uint64                     INT64 INTEGER(64, unsigned)
- * float16 / float32 / float64  FIXED_LEN_BYTE_ARRAY(2) FLOAT16 / FLOAT / DOUBLE
+ * float16 / float32 / float64  FIXED_LEN_BYTE_ARRAY(2) FLOAT16 / FLOAT / DOUBLE (column order TYPE_ORDER)
  * bool                       BOOLEAN
  * string, large_string       BINARY STRING
  * binary, large_binary       BINARY
@@ -114,7 +115,14 @@ public final class ArrowParquetSchemas {
               .as(LogicalTypeAnnotation.float16Type())
               .named(name);
         }
-        return Types.primitive(precision == FloatingPointPrecision.SINGLE ? FLOAT : DOUBLE, repetition).named(name);
+        // TYPE_ORDER, as pyarrow writes it: parquet-java's default for floating point,
+        // IEEE_754_TOTAL_ORDER, is newer than pyarrow knows (25 at least): it would ignore the
+        // bounds, and so would readers built on Arrow C++. Under TYPE_ORDER, parquet-java keeps NaN out of min/max (and
+        // counts it in nan_count) and writes a zero bound as -0.0 for min and +0.0 for max, as the
+        // format asks.
+        return Types.primitive(precision == FloatingPointPrecision.SINGLE ? FLOAT : DOUBLE, repetition)
+            .columnOrder(ColumnOrder.typeDefined())
+            .named(name);
       case Utf8:
       case LargeUtf8:
         return Types.primitive(BINARY, repetition).as(LogicalTypeAnnotation.stringType()).named(name);

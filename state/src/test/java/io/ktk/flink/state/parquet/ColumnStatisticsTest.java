@@ -69,6 +69,47 @@ class ColumnStatisticsTest {
     }
   }
 
+  @Test
+  void floatingPointBoundsWrittenInJavaAreSeenByPyarrowWithoutNan() throws IOException {
+    Schema schema = new Schema(List.of(
+        field("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+        field("f", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))));
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      try (ParquetRowsWriter writer = ParquetRowsWriter.create(store, "f.parquet", schema, Map.of(),
+          ParquetWriteOptions.defaults())) {
+        writer.write(Arrays.asList(Double.NaN, Float.NaN));
+        writer.write(Arrays.asList(12.5, 1.5f));
+        writer.write(Arrays.asList(null, null));
+        writer.write(Arrays.asList(-3.0, -2.5f));
+        writer.endRowGroup();
+        writer.write(Arrays.asList(Double.NaN, Float.NaN)); // a group of NaN and null only
+        writer.write(Arrays.asList(null, null));
+        writer.endRowGroup();
+        writer.write(Arrays.asList(0.0, 0.0f)); // zeros: min -0.0, max +0.0 whatever the sign written
+        writer.write(Arrays.asList(0.0, 0.0f));
+      }
+      String stats = Python.run("""
+          import sys, pyarrow.parquet as pq
+          m = pq.ParquetFile(sys.argv[1]).metadata
+          for g in range(m.num_row_groups):
+              for c in range(m.num_columns):
+                  s = m.row_group(g).column(c).statistics
+                  bounds = f"{s.min!r} {s.max!r}" if s.has_min_max else "none"
+                  print(g, m.row_group(g).column(c).path_in_schema, bounds, s.null_count)
+          """, dir.resolve("f.parquet").toString());
+      assertThat(stats.lines()).containsExactly(
+          "0 d -3.0 12.5 1", "0 f -2.5 1.5 1",
+          "1 d none 1", "1 f none 1",
+          "2 d -0.0 0.0 0", "2 f -0.0 0.0 0");
+      try (ParquetRowsReader reader = ParquetRowsReader.open(store, "f.parquet")) {
+        assertThat(reader.statistics(0, "d")).isEqualTo(new ColumnStatistics(4, 1, 1, -3.0, 12.5));
+        assertThat(reader.statistics(0, "f")).isEqualTo(new ColumnStatistics(4, 1, 1, -2.5, 1.5));
+        assertThat(reader.statistics(1, "d").allNaN()).isTrue();
+        assertThat(reader.statistics(2, "d").mayHoldNaN()).isFalse();
+      }
+    }
+  }
+
   private static long nanCountOf(ParquetRowsReader reader, int group, String column) {
     return reader.statistics(group, column).nanCount();
   }
