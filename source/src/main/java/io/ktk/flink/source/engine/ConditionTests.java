@@ -9,8 +9,10 @@ import java.util.Map;
 /**
  * Tests one condition on a run of rows of a column vector, clearing the pass flag of the rows that
  * fail: numbers without boxing ({@link OrderedCondition}); typed values (strings, binaries, ...)
- * once per distinct instance, since values read from a Parquet dictionary are shared by the rows
- * that hold them, so a column of few distinct strings costs one identity lookup per row.
+ * once per dictionary entry when the vector knows the entries its rows hold ({@link
+ * ObjectVector#dictionary()}: one array lookup per row), else once per distinct instance, since
+ * values read from a Parquet dictionary are shared by the rows that hold them (one identity lookup
+ * per row).
  */
 final class ConditionTests {
   /** At most this many distinct instances are remembered per run (a column without a dictionary has one per row). */
@@ -35,6 +37,10 @@ final class ConditionTests {
       }
       return;
     }
+    if (vector instanceof ObjectVector objects && objects.dictionary() != null) {
+      applyByEntry(condition, objects, count, passes, offset);
+      return;
+    }
     Map<Object, Boolean> seen = vector instanceof ObjectVector ? new IdentityHashMap<>() : null;
     for (int row = 0; row < count; row++) {
       if (!passes[offset + row]) {
@@ -49,6 +55,32 @@ final class ConditionTests {
         }
       }
       passes[offset + row] = result;
+    }
+  }
+
+  /** Tests each dictionary entry the rows hold once, and each row by its entry's verdict. */
+  private static void applyByEntry(TypedCondition condition, ObjectVector vector, int count, boolean[] passes,
+      int offset) {
+    Object[] entries = vector.dictionary();
+    int[] ids = vector.dictionaryIds();
+    // per entry: 0 not tested yet, 1 passes, 2 fails
+    byte[] verdicts = new byte[entries.length];
+    boolean nullPasses = condition.test(null);
+    for (int row = 0; row < count; row++) {
+      if (!passes[offset + row]) {
+        continue;
+      }
+      int id = ids[row];
+      if (id < 0) {
+        passes[offset + row] = nullPasses;
+        continue;
+      }
+      byte verdict = verdicts[id];
+      if (verdict == 0) {
+        verdict = condition.test(entries[id]) ? (byte) 1 : (byte) 2;
+        verdicts[id] = verdict;
+      }
+      passes[offset + row] = verdict == 1;
     }
   }
 }
