@@ -210,7 +210,7 @@ class ColumnVectorsTest {
   }
 
   @Test
-  void objectsFromOneDictionaryKnowTheirEntriesThroughGatherUntilAnotherValueComes() {
+  void objectsFromDictionariesKnowTheirEntriesThroughGatherAndMergeUntilAnotherValueComes() {
     Object[] entries = {"x", "y"};
     ObjectVector vector = new ObjectVector(1);
     vector.appendNull(); // nulls before the dictionary keep the ids
@@ -234,11 +234,23 @@ class ColumnVectorsTest {
     assertThat(Arrays.copyOf(gathered.dictionaryIds(), 4)).as("rows of the same dictionary").containsExactly(1, -1, 0, 0);
 
     ObjectVector other = new ObjectVector(1);
-    other.useDictionary(new Object[] {"x", "y"});
+    other.useDictionary(new Object[] {new String("z"), new String("y")});
     other.appendEntry(1);
+    other.appendEntry(0);
+    other.appendNull();
     gathered.appendFrom(other);
-    assertThat(gathered.dictionary()).as("rows of another dictionary").isNull();
-    assertThat(values(gathered)).isEqualTo(Arrays.asList("y", null, "x", "x", "y"));
+    assertThat(values(gathered)).isEqualTo(Arrays.asList("y", null, "x", "x", "y", "z", null));
+    assertThat(gathered.dictionary()).as("rows of another dictionary: merged by value").containsExactly("x", "y", "z");
+    assertThat(Arrays.copyOf(gathered.dictionaryIds(), 7)).containsExactly(1, -1, 0, 0, 1, 2, -1);
+    assertThat(entries).as("the dictionaries merged from are left alone").containsExactly("x", "y");
+
+    ObjectVector empty = new ObjectVector(1);
+    empty.appendNull();
+    empty.appendFrom(gathered);
+    assertThat(Arrays.copyOf(empty.dictionaryIds(), 8)).as("nulls, then rows with a dictionary")
+        .containsExactly(-1, 1, -1, 0, 0, 1, 2, -1);
+    empty.appendFrom(objects("w"));
+    assertThat(empty.dictionary()).as("rows without one").isNull();
 
     vector.append("z");
     assertThat(vector.dictionary()).as("a value not from the dictionary").isNull();
