@@ -3,12 +3,14 @@ package io.ktk.flink.source.engine;
 import io.ktk.flink.state.vector.DoubleVector;
 import io.ktk.flink.state.vector.LongType;
 import io.ktk.flink.state.vector.LongVector;
+import io.ktk.flink.state.vector.ObjectVector;
 import io.ktk.flink.state.vector.TypedVector;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -134,6 +136,21 @@ final class CellKeys {
     boolean[] nulls = null;
     if (vector instanceof LongVector longs && fast(kind, longs.type())) {
       encodeLongs(kind, longs, first, second);
+    } else if (kind == KeyKind.RANKED && vector instanceof ObjectVector objects && objects.dictionary() != null) {
+      // each entry is given its id once; a row takes its entry's (a null row is marked below)
+      Object[] entries = objects.dictionary();
+      int[] entryIds = new int[entries.length];
+      Arrays.fill(entryIds, -1);
+      int[] ids = objects.dictionaryIds();
+      for (int row = 0; row < rows; row++) {
+        int id = ids[row];
+        if (id >= 0 && (skip == null || !skip[row])) {
+          if (entryIds[id] < 0) {
+            entryIds[id] = ranks.id(entries[id]);
+          }
+          first[row] = entryIds[id];
+        }
+      }
     } else if (vector instanceof DoubleVector doubles && kind == KeyKind.DOUBLE) {
       double[] values = doubles.values();
       for (int row = 0; row < rows; row++) {

@@ -7,10 +7,12 @@ import io.ktk.flink.state.vector.TypedVector;
 /**
  * Tests one condition on a run of rows of a column vector, clearing the pass flag of the rows that
  * fail: numbers without boxing ({@link OrderedCondition}); typed values (strings, binaries, ...)
- * once per distinct instance as far as possible, since values read from a Parquet dictionary are
- * shared by the rows that hold them: a small table of the instances tested last, by hash (a
- * string's own, cached; other values' identity hash), answers most rows of a column of few
- * distinct strings with one comparison of references.
+ * once per dictionary entry when the vector knows the entries its rows hold ({@link
+ * ObjectVector#dictionary()}: one array lookup per row), else once per distinct instance as far as
+ * possible, since values read from a Parquet dictionary are shared by the rows that hold them: a
+ * small table of the instances tested last, by hash (a string's own, cached; other values'
+ * identity hash), answers most rows of a column of few distinct strings with one comparison of
+ * references.
  */
 final class ConditionTests {
   /** Slots of the table of instances tested; a power of two. */
@@ -33,6 +35,10 @@ final class ConditionTests {
       for (int row = 0; row < count; row++) {
         passes[offset + row] &= nullPasses;
       }
+      return;
+    }
+    if (vector instanceof ObjectVector objects && objects.dictionary() != null) {
+      applyByEntry(condition, objects, count, passes, offset);
       return;
     }
     if (!(vector instanceof ObjectVector)) {
@@ -65,6 +71,32 @@ final class ConditionTests {
         results[slot] = condition.test(value);
       }
       passes[offset + row] = results[slot];
+    }
+  }
+
+  /** Tests each dictionary entry the rows hold once, and each row by its entry's verdict. */
+  private static void applyByEntry(TypedCondition condition, ObjectVector vector, int count, boolean[] passes,
+      int offset) {
+    Object[] entries = vector.dictionary();
+    int[] ids = vector.dictionaryIds();
+    // per entry: 0 not tested yet, 1 passes, 2 fails
+    byte[] verdicts = new byte[entries.length];
+    boolean nullPasses = condition.test(null);
+    for (int row = 0; row < count; row++) {
+      if (!passes[offset + row]) {
+        continue;
+      }
+      int id = ids[row];
+      if (id < 0) {
+        passes[offset + row] = nullPasses;
+        continue;
+      }
+      byte verdict = verdicts[id];
+      if (verdict == 0) {
+        verdict = condition.test(entries[id]) ? (byte) 1 : (byte) 2;
+        verdicts[id] = verdict;
+      }
+      passes[offset + row] = verdict == 1;
     }
   }
 }

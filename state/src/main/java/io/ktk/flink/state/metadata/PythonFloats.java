@@ -59,6 +59,12 @@ public final class PythonFloats {
    * most 17 significant digits, so they fit a long) and writes them Python's way.
    */
   private static int writeShortest(double positive, char[] out, int pos) {
+    if (positive >= 1e-3 && positive < 1e7) {
+      int end = writeFewPlaces(positive, out, pos);
+      if (end >= 0) {
+        return end;
+      }
+    }
     String java = DoubleToDecimal.toString(positive);
     if (positive >= 1e-3 && positive < 1e7) {
       // both print these plainly, with ".0" for whole numbers: the texts are the same
@@ -95,6 +101,42 @@ public final class PythonFloats {
       digitCount--;
     }
     return render(digits, digitCount, pointPosition + exponent, out, pos);
+  }
+
+  /**
+   * Writes {@code positive} (in [1e-3, 1e7)) when a decimal of at most four places reads back as it,
+   * as {@code <digits>.<places>} with at least one place, and returns the position after it; else
+   * returns -1. Such a decimal is the shortest: two decimals of at most four places lie at least
+   * 1e-4 apart, far more than a double below 1e7 is wide, so no other one (nor one of fewer
+   * places) reads back as the same double. The common case of measurements and prices, without
+   * Schubfach's string.
+   */
+  private static int writeFewPlaces(double positive, char[] out, int pos) {
+    long units = Math.round(positive * 1e4);
+    // both operands exact, the division correctly rounded: the double nearest to units / 10^4
+    if (units / 1e4 != positive) {
+      return -1;
+    }
+    int places = 4;
+    while (places > 0 && units % 10 == 0) {
+      units /= 10;
+      places--;
+    }
+    long scale = places == 0 ? 1 : places == 1 ? 10 : places == 2 ? 100 : places == 3 ? 1000 : 10_000;
+    long whole = units / scale;
+    long fraction = units % scale;
+    pos = putDigits(whole, whole == 0 ? 1 : digitCount(whole), out, pos);
+    out[pos++] = '.';
+    return places == 0 ? put("0", out, pos) : putDigits(fraction, places, out, pos);
+  }
+
+  private static int digitCount(long value) {
+    int count = 1;
+    while (value >= 10) {
+      value /= 10;
+      count++;
+    }
+    return count;
   }
 
   private static int writeExact(double positive, char[] out, int pos) {

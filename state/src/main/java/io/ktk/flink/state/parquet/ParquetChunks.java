@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -170,7 +170,7 @@ final class ParquetChunks {
     CompressionCodecFactory.BytesInputDecompressor decompressor = codecs.getDecompressor(chunk.getCodec());
     Statistics<?> noStatistics = Statistics.getBuilderForReading(column.getPrimitiveType()).build();
     DictionaryPage[] dictionary = {null};
-    Deque<DataPage> pages = new ArrayDeque<>();
+    List<DataPage> pages = new ArrayList<>();
     try {
       walkPages(name, rowGroup, chunk, bytes, verifyChecksums, (header, start, compressedSize) -> {
         int uncompressedSize = header.getUncompressed_page_size();
@@ -297,10 +297,12 @@ final class ParquetChunks {
   /** The pages of a column chunk, all read; consumed by {@link #readPage} or looked at through {@link #pages}. */
   static final class ChunkPages implements PageReader {
     private final DictionaryPage dictionary;
-    private final Deque<DataPage> pages;
+    private final List<DataPage> pages;
     private final long valueCount;
+    /** The first page not read yet by {@link #readPage}. */
+    private int next;
 
-    ChunkPages(DictionaryPage dictionary, Deque<DataPage> pages, long valueCount) {
+    ChunkPages(DictionaryPage dictionary, List<DataPage> pages, long valueCount) {
       this.dictionary = dictionary;
       this.pages = pages;
       this.valueCount = valueCount;
@@ -318,12 +320,12 @@ final class ParquetChunks {
 
     @Override
     public DataPage readPage() {
-      return pages.poll();
+      return next < pages.size() ? pages.get(next++) : null;
     }
 
-    /** The data pages not read yet, in order. */
+    /** The data pages not read yet, in order (a view, not a copy: decoders look at it per chunk). */
     List<DataPage> pages() {
-      return List.copyOf(pages);
+      return Collections.unmodifiableList(pages.subList(next, pages.size()));
     }
   }
 }

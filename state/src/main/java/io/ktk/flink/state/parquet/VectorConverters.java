@@ -257,6 +257,8 @@ final class VectorConverters {
     private final LongFunction<Object> longs;
     private final Function<Binary, Object> binaries;
     private Object[] dictionary;
+    /** Whether rows share the dictionary's entries (immutable values), which the vector then knows by id. */
+    private boolean sharedEntries;
 
     Objects(int rows, IntFunction<Object> ints, LongFunction<Object> longs, Function<Binary, Object> binaries) {
       this.vector = new ObjectVector(rows);
@@ -298,17 +300,27 @@ final class VectorConverters {
     @Override
     public void setDictionary(Dictionary pageDictionary) {
       dictionary = new Object[pageDictionary.getMaxId() + 1];
+      boolean shared = true;
       for (int id = 0; id < dictionary.length; id++) {
         dictionary[id] = ints != null ? ints.apply(pageDictionary.decodeToInt(id))
             : longs != null ? longs.apply(pageDictionary.decodeToLong(id))
             : binaries.apply(pageDictionary.decodeToBinary(id));
+        shared &= !(dictionary[id] instanceof byte[]);
+      }
+      // byte arrays are mutable: each row gets its own, as from the row readers
+      sharedEntries = shared;
+      if (shared) {
+        vector.useDictionary(dictionary);
       }
     }
 
     @Override
     public void addValueFromDictionary(int dictionaryId) {
+      if (sharedEntries) {
+        vector.appendEntry(dictionaryId);
+        return;
+      }
       Object value = dictionary[dictionaryId];
-      // byte arrays are mutable: each row gets its own, as from the row readers
       vector.append(value instanceof byte[] bytes ? bytes.clone() : value);
     }
   }

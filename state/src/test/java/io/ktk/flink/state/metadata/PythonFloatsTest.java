@@ -31,6 +31,15 @@ class PythonFloatsTest {
     assertThat(PythonFloats.repr(9999999999999998.0)).isEqualTo("9999999999999998.0");
     assertThat(PythonFloats.repr(1.2345e20)).isEqualTo("1.2345e+20");
     assertThat(PythonFloats.repr(123.456)).isEqualTo("123.456");
+    // a few decimal places, the common case, written without Schubfach's string
+    assertThat(PythonFloats.repr(20.07)).isEqualTo("20.07");
+    assertThat(PythonFloats.repr(0.05)).isEqualTo("0.05");
+    assertThat(PythonFloats.repr(0.001)).isEqualTo("0.001");
+    assertThat(PythonFloats.repr(-29.5)).isEqualTo("-29.5");
+    assertThat(PythonFloats.repr(9999999.9999)).isEqualTo("9999999.9999");
+    assertThat(PythonFloats.repr(1234567.0)).isEqualTo("1234567.0");
+    assertThat(PythonFloats.repr(0.30000000000000004)).isEqualTo("0.30000000000000004");
+    assertThat(PythonFloats.repr(20.07 + Math.ulp(20.07))).isEqualTo("20.070000000000004");
     assertThat(PythonFloats.repr(-0.0)).isEqualTo("-0.0");
     assertThat(PythonFloats.repr(0.0)).isEqualTo("0.0");
     assertThat(PythonFloats.repr(Double.NaN)).isEqualTo("nan");

@@ -223,6 +223,22 @@ class ColumnVectorsReadTest {
   }
 
   @Test
+  void stringsOfDictionaryChunksTellTheirEntryPerRow() throws IOException {
+    try (ParquetRowsReader reader = ParquetRowsReader.open(store, "java-dict.parquet")) {
+      for (int g = 0; g < reader.rowGroups().size(); g++) {
+        ObjectVector vector = (ObjectVector) reader.readColumns(g, List.of("dict_s")).get(0);
+        assertThat(vector.dictionary()).as("group %d", g).isNotNull();
+        for (int row = 0; row < vector.size(); row++) {
+          int id = vector.dictionaryIds()[row];
+          assertThat(id < 0 ? null : vector.dictionary()[id]).isEqualTo(vector.get(row));
+        }
+        ObjectVector plain = (ObjectVector) reader.readColumns(g, List.of("plain_s")).get(0);
+        assertThat(plain.dictionary()).as("a chunk that falls back to plain pages").isNull();
+      }
+    }
+  }
+
+  @Test
   void pyarrowFilesReadColumnByColumnEqualTheRowReader() throws IOException {
     for (String file : PY_FILES) {
       try (ParquetRowsReader reader = ParquetRowsReader.open(store, "py/" + file + ".parquet")) {

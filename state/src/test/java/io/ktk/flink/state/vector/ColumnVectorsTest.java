@@ -209,6 +209,59 @@ class ColumnVectorsTest {
     return vector;
   }
 
+  @Test
+  void objectsFromDictionariesKnowTheirEntriesThroughGatherAndMergeUntilAnotherValueComes() {
+    Object[] entries = {"x", "y"};
+    ObjectVector vector = new ObjectVector(1);
+    vector.appendNull(); // nulls before the dictionary keep the ids
+    vector.useDictionary(entries);
+    vector.appendEntry(1);
+    vector.appendNull();
+    vector.appendEntry(0);
+    vector.appendEntry(1);
+
+    assertThat(values(vector)).isEqualTo(Arrays.asList(null, "y", null, "x", "y"));
+    assertThat(vector.dictionary()).isSameAs(entries);
+    assertThat(Arrays.copyOf(vector.dictionaryIds(), 5)).containsExactly(-1, 1, -1, 0, 1);
+    ObjectVector gathered = vector.gather(new int[] {4, -1, 3}, 3);
+    assertThat(values(gathered)).isEqualTo(Arrays.asList("y", null, "x"));
+    assertThat(Arrays.copyOf(gathered.dictionaryIds(), 3)).containsExactly(1, -1, 0);
+
+    ObjectVector same = new ObjectVector(1);
+    same.useDictionary(entries);
+    same.appendEntry(0);
+    gathered.appendFrom(same);
+    assertThat(Arrays.copyOf(gathered.dictionaryIds(), 4)).as("rows of the same dictionary").containsExactly(1, -1, 0, 0);
+
+    ObjectVector other = new ObjectVector(1);
+    other.useDictionary(new Object[] {new String("z"), new String("y")});
+    other.appendEntry(1);
+    other.appendEntry(0);
+    other.appendNull();
+    gathered.appendFrom(other);
+    assertThat(values(gathered)).isEqualTo(Arrays.asList("y", null, "x", "x", "y", "z", null));
+    assertThat(gathered.dictionary()).as("rows of another dictionary: merged by value").containsExactly("x", "y", "z");
+    assertThat(Arrays.copyOf(gathered.dictionaryIds(), 7)).containsExactly(1, -1, 0, 0, 1, 2, -1);
+    assertThat(entries).as("the dictionaries merged from are left alone").containsExactly("x", "y");
+
+    ObjectVector empty = new ObjectVector(1);
+    empty.appendNull();
+    empty.appendFrom(gathered);
+    assertThat(Arrays.copyOf(empty.dictionaryIds(), 8)).as("nulls, then rows with a dictionary")
+        .containsExactly(-1, 1, -1, 0, 0, 1, 2, -1);
+    empty.appendFrom(objects("w"));
+    assertThat(empty.dictionary()).as("rows without one").isNull();
+
+    vector.append("z");
+    assertThat(vector.dictionary()).as("a value not from the dictionary").isNull();
+    assertThat(values(vector)).isEqualTo(Arrays.asList(null, "y", null, "x", "y", "z"));
+    ObjectVector late = objects("a");
+    late.useDictionary(entries);
+    late.appendEntry(0);
+    assertThat(late.dictionary()).as("a dictionary after other values").isNull();
+    assertThat(values(late)).isEqualTo(Arrays.asList("a", "x"));
+  }
+
   private static ObjectVector objects(Object... values) {
     ObjectVector vector = new ObjectVector(1);
     for (Object value : values) {
