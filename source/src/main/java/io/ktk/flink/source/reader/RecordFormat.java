@@ -17,8 +17,23 @@ import org.apache.flink.types.RowKind;
  */
 @FunctionalInterface
 public interface RecordFormat<T> extends Serializable {
-  /** Rows of typed values, by the project's convention ({@code Long}, {@code String}, {@code LocalDate}, ...). */
-  RecordFormat<Row> ROWS = (batch, kind) -> row -> Row.ofKind(kind, batch.values(row));
+  /**
+   * Rows of typed values, by the project's convention ({@code Long}, {@code String}, {@code
+   * LocalDate}, ...); lists and structs as mutable collections, which Flink's Kryo can copy.
+   */
+  RecordFormat<Row> ROWS = (batch, kind) -> {
+    int[] nested = MutableNestedValues.columns(batch.schema());
+    if (nested.length == 0) {
+      return row -> Row.ofKind(kind, batch.values(row));
+    }
+    return row -> {
+      Object[] values = batch.values(row);
+      for (int column : nested) {
+        values[column] = MutableNestedValues.copy(values[column]);
+      }
+      return Row.ofKind(kind, values);
+    };
+  };
 
   /** The record of each row of {@code batch}, by row number, of kind {@code kind}. */
   IntFunction<T> records(ResultBatch batch, RowKind kind);
