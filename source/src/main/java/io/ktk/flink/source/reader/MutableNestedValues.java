@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -20,7 +21,7 @@ final class MutableNestedValues {
   /** The positions of the columns of {@code schema} whose values are lists or structs. */
   static int[] columns(Schema schema) {
     List<Field> fields = schema.getFields();
-    return java.util.stream.IntStream.range(0, fields.size())
+    return IntStream.range(0, fields.size())
         .filter(i -> !fields.get(i).getChildren().isEmpty())
         .toArray();
   }
