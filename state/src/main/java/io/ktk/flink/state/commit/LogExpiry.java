@@ -88,7 +88,7 @@ public final class LogExpiry {
       if (version.isPresent()) {
         entries.add(object);
         if (!object.lastModified().isBefore(cutoff) && version.getAsLong() >= latest.retainedFrom()) {
-          firstYoung = Math.min(firstYoung, version.getAsLong());
+          firstYoung = version.getAsLong(); // the listing is in version order: the first one is the oldest
           break;
         }
       }
