@@ -15,7 +15,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -160,7 +159,7 @@ public final class DatasetState {
 
   /** One secondary index: value to the labels holding it, sorted. */
   public Map<IndexValue, List<String>> index(String column) {
-    Map<IndexValue, NavigableSet<String>> index = indices.built(column);
+    Map<IndexValue, SortedLabels> index = indices.built(column);
     if (index == null) {
       return Map.of();
     }
@@ -175,7 +174,7 @@ public final class DatasetState {
    * and never change: a value's set is the same instance for as long as its labels stay the same.
    */
   public void forEachIndexValue(String column, java.util.function.BiConsumer<Object, Collection<String>> action) {
-    Map<IndexValue, NavigableSet<String>> index = indices.built(column);
+    Map<IndexValue, SortedLabels> index = indices.built(column);
     if (index != null) {
       index.forEach((value, labels) -> action.accept(value.value(), labels));
     }

@@ -2,14 +2,11 @@ package io.ktk.flink.state.commit;
 
 import io.ktk.flink.state.metadata.IndexValue;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The secondary indices of a {@link DatasetState}: per index column, per value, the labels of the
@@ -31,7 +28,7 @@ final class IndexLabels {
   private record Change(Map<IndexValue, List<String>> added, Set<String> removed) {}
 
   /** Per column, the label sets (unmodifiable views, never changed) without the changes still pending. */
-  private final Map<String, Map<IndexValue, NavigableSet<String>>> built = new TreeMap<>();
+  private final Map<String, Map<IndexValue, SortedLabels>> built = new TreeMap<>();
   private final Map<String, List<Change>> pending = new HashMap<>();
 
   /** The index columns, in name order. */
@@ -70,60 +67,64 @@ final class IndexLabels {
    * The label sets of {@code column} with every change applied, or null when it has no index. The
    * sets are unmodifiable and never change; a set of a value whose labels changed is a new one.
    */
-  Map<IndexValue, NavigableSet<String>> built(String column) {
-    Map<IndexValue, NavigableSet<String>> index = built.get(column);
+  Map<IndexValue, SortedLabels> built(String column) {
+    Map<IndexValue, SortedLabels> index = built.get(column);
     List<Change> changes = pending.remove(column);
     if (index == null || changes == null) {
       return index;
     }
-    // The sets this call copied: changed in place until the call ends, then handed out unmodifiable.
-    Map<IndexValue, TreeSet<String>> copied = new HashMap<>();
-    for (Change change : changes) {
+    // The changes folded, keeping their order: a label added by change k stays unless a later
+    // change removed it; a label the index held stays unless any change removed it.
+    Map<String, Integer> removedAt = new HashMap<>();
+    Map<IndexValue, Map<String, Integer>> addedAt = new HashMap<>();
+    for (int k = 0; k < changes.size(); k++) {
+      Change change = changes.get(k);
+      int position = k;
       if (change.added() != null) {
-        change.added().forEach((value, labels) -> writable(index, copied, value).addAll(labels));
+        change.added().forEach((value, labels) -> {
+          Map<String, Integer> added = addedAt.computeIfAbsent(value, v -> new HashMap<>());
+          labels.forEach(label -> added.put(label, position));
+        });
       } else {
-        for (Map.Entry<IndexValue, NavigableSet<String>> entry : index.entrySet()) {
-          if (!copied.containsKey(entry.getKey()) && holdsAny(entry.getValue(), change.removed())) {
-            writable(index, copied, entry.getKey());
-          }
-        }
-        copied.values().forEach(labels -> labels.removeAll(change.removed()));
+        change.removed().forEach(label -> removedAt.put(label, position));
       }
     }
-    copied.forEach((value, labels) -> {
+    List<IndexValue> changed = new ArrayList<>(addedAt.keySet());
+    if (!removedAt.isEmpty()) {
+      index.forEach((value, labels) -> {
+        if (!addedAt.containsKey(value) && labels.holdsAny(removedAt.keySet())) {
+          changed.add(value);
+        }
+      });
+    }
+    for (IndexValue value : changed) {
+      List<String> labels = new ArrayList<>();
+      SortedLabels held = index.get(value);
+      if (held != null) {
+        held.forEach(label -> {
+          if (!removedAt.containsKey(label)) {
+            labels.add(label);
+          }
+        });
+      }
+      addedAt.getOrDefault(value, Map.of()).forEach((label, position) -> {
+        if (removedAt.getOrDefault(label, -1) < position) {
+          labels.add(label);
+        }
+      });
       if (labels.isEmpty()) {
         index.remove(value);
       } else {
-        index.put(value, Collections.unmodifiableNavigableSet(labels));
+        index.put(value, SortedLabels.of(labels));
       }
-    });
+    }
     return index;
   }
 
-  /** The copy of {@code value}'s set this call changes, made on first use. */
-  private static TreeSet<String> writable(
-      Map<IndexValue, NavigableSet<String>> index, Map<IndexValue, TreeSet<String>> copied, IndexValue value) {
-    return copied.computeIfAbsent(value, v -> {
-      NavigableSet<String> current = index.get(v);
-      return current == null ? new TreeSet<>() : new TreeSet<>(current);
-    });
-  }
-
-  private static boolean holdsAny(Set<String> labels, Set<String> removed) {
-    Set<String> smaller = labels.size() < removed.size() ? labels : removed;
-    Set<String> larger = smaller == labels ? removed : labels;
-    for (String label : smaller) {
-      if (larger.contains(label)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Sets the label sets of {@code column} as a snapshot holds them. */
+  /** Sets the label sets of {@code column} as a snapshot holds them (sorted there: one array copy each). */
   void restore(String column, Map<IndexValue, List<String>> values) {
-    Map<IndexValue, NavigableSet<String>> index = new HashMap<>();
-    values.forEach((value, labels) -> index.put(value, Collections.unmodifiableNavigableSet(new TreeSet<>(labels))));
+    Map<IndexValue, SortedLabels> index = new HashMap<>();
+    values.forEach((value, labels) -> index.put(value, SortedLabels.of(labels)));
     built.put(column, index);
     pending.remove(column);
   }

@@ -38,7 +38,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class SnapshotCodec {
   static final String FORMAT = "ktk-flink-snapshot";
-  static final int FORMAT_VERSION = 1;
+  /**
+   * 2: an index names a file of {@code "files"} by its position there, not by its label (an index
+   * holds a label per file and value: in version 1 they were nine tenths of a snapshot's bytes).
+   */
+  static final int FORMAT_VERSION = 2;
+  private static final int FIRST_READABLE_VERSION = 1;
   /**
    * Field names are not canonicalized: "added_in" and "removed" are keyed by file labels, hundreds
    * of thousands of names that each occur once, which interning would only slow down.
@@ -97,8 +102,10 @@ final class SnapshotCodec {
       }
     }
     out.writeEndArray();
+    Map<String, Integer> positions = new HashMap<>();
     out.writeArrayFieldStart("files");
     for (DataFile file : state.files().values()) {
+      positions.put(file.label(), positions.size());
       out.writeStartObject();
       out.writeStringField("label", file.label());
       out.writeNumberField("rows", file.rows());
@@ -136,7 +143,12 @@ final class SnapshotCodec {
           out.writeTree(LogValues.toJson(field.getType(), value));
           out.writeStartArray();
           for (String label : labels) {
-            out.writeString(label);
+            Integer position = positions.get(label);
+            if (position != null) {
+              out.writeNumber(position);
+            } else {
+              out.writeString(label);
+            }
           }
           out.writeEndArray();
           out.writeEndArray();
@@ -255,8 +267,9 @@ final class SnapshotCodec {
       if (!FORMAT.equals(format)) {
         throw corrupt("not a " + FORMAT + " document");
       }
-      if (formatVersion != FORMAT_VERSION) {
-        throw corrupt("format_version " + formatVersion + " is not supported (supported: " + FORMAT_VERSION + ")");
+      if (formatVersion < FIRST_READABLE_VERSION || formatVersion > FORMAT_VERSION) {
+        throw corrupt("format_version " + formatVersion + " is not supported (supported: "
+            + FIRST_READABLE_VERSION + " to " + FORMAT_VERSION + ")");
       }
       if (uuid == null || version == null || timestamp == null) {
         throw corrupt("'uuid', 'version' or 'timestamp' is missing");
@@ -318,24 +331,56 @@ final class SnapshotCodec {
       return values;
     }
 
+    /**
+     * Reads each index pair {@code [value, [labels]]} token by token: a snapshot's indices hold a
+     * label per file and indexed value (hundreds of thousands), too many to build a tree of first.
+     */
     private void readIndices() throws IOException {
       readObject("indices", column -> {
         Map<IndexValue, List<String>> values = new LinkedHashMap<>();
         Field columnField = schema == null ? null : schema.findField(column);
         readArray(column, () -> {
-          JsonNode pair = parser.readValueAsTree();
           if (columnField == null) {
             throw corrupt("index column '" + column + "' is not in the dataset's schema");
           }
-          if (!pair.isArray() || pair.size() != 2 || !pair.get(1).isArray()) {
-            throw corrupt("index '" + column + "' holds " + pair + " instead of [value, [labels]]");
+          if (parser.currentToken() != JsonToken.START_ARRAY || parser.nextToken() == JsonToken.END_ARRAY) {
+            throw notAPair(column);
           }
-          List<String> labels = new ArrayList<>(pair.get(1).size());
-          pair.get(1).forEach(label -> labels.add(label.asText()));
-          values.put(IndexValue.of(LogValues.fromJson(columnField.getType(), pair.get(0), location)), labels);
+          JsonNode value = parser.readValueAsTree();
+          if (parser.nextToken() != JsonToken.START_ARRAY) {
+            throw notAPair(column);
+          }
+          List<String> labels = new ArrayList<>();
+          for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            labels.add(label(column, token));
+          }
+          if (parser.nextToken() != JsonToken.END_ARRAY) {
+            throw notAPair(column);
+          }
+          values.put(IndexValue.of(LogValues.fromJson(columnField.getType(), value, location)), labels);
         });
         indices.put(column, values);
       });
+    }
+
+    /** An index's label: a string, or the position of a file in "files". */
+    private String label(String column, JsonToken token) throws IOException {
+      if (token == JsonToken.VALUE_STRING) {
+        return parser.getText();
+      }
+      if (token != JsonToken.VALUE_NUMBER_INT) {
+        throw notAPair(column);
+      }
+      int position = parser.getIntValue();
+      if (position < 0 || position >= files.size()) {
+        throw corrupt("index '" + column + "' names file " + position + " of " + files.size());
+      }
+      return files.get(position).label();
+    }
+
+    private CorruptDatasetException notAPair(String column) {
+      return corrupt("index '" + column + "' holds an item that is not [value, [labels]] ("
+          + parser.currentLocation().offsetDescription() + ")");
     }
 
     private DataFile file(JsonNode node) {

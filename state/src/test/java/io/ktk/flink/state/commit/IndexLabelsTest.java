@@ -57,12 +57,12 @@ class IndexLabelsTest {
     IndexValue two = IndexValue.of(2L);
     IndexValue three = IndexValue.of(3L);
     labels.add("c", Map.of(one, List.of("p=1/a"), two, List.of("p=1/b"), three, List.of("p=1/c")));
-    Map<IndexValue, java.util.NavigableSet<String>> before = new HashMap<>(labels.built("c"));
+    Map<IndexValue, SortedLabels> before = new HashMap<>(labels.built("c"));
     IndexLabels copy = labels.copy();
 
     labels.add("c", Map.of(one, List.of("p=2/d")));
     labels.remove(Set.of("p=1/b"));
-    Map<IndexValue, java.util.NavigableSet<String>> after = labels.built("c");
+    Map<IndexValue, SortedLabels> after = labels.built("c");
 
     assertThat(before.get(one)).containsExactly("p=1/a");
     assertThat(before.get(two)).containsExactly("p=1/b");
