@@ -26,12 +26,17 @@ public final class CubeSourceReader<T> extends SingleThreadMultiplexSourceReader
    */
   public CubeSourceReader(QuerySettings settings, RecordFormat<T> format, long limit, boolean changelog,
       Configuration config, SourceReaderContext context) {
-    this(settings, format, new AtomicLong(limit < 0 ? Long.MAX_VALUE : limit), changelog, config, context);
+    this(settings, format, new AtomicLong(limit < 0 ? Long.MAX_VALUE : limit), changelog, config, context,
+        prunedRowGroups(context));
   }
 
+  /**
+   * Every split reader (Flink makes a new one when a fetcher that went idle gets splits again)
+   * counts into the one counter registered here: a second registration would not be reported.
+   */
   private CubeSourceReader(QuerySettings settings, RecordFormat<T> format, AtomicLong allowed, boolean changelog,
-      Configuration config, SourceReaderContext context) {
-    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups(context), allowed, changelog),
+      Configuration config, SourceReaderContext context, Counter prunedRowGroups) {
+    super(() -> new CubeSplitReader<>(settings, format, prunedRowGroups, allowed, changelog),
         CubeSourceReader::emit, config, context);
   }
 
