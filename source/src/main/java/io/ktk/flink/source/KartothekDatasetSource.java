@@ -23,7 +23,6 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
 
 /**
@@ -148,8 +147,7 @@ public final class KartothekDatasetSource extends QuerySource<Row> {
      */
     public QuerySource<RowData> buildRowData() {
       Pinned pinned = pin();
-      RowType type = RowDataFormat.rowType(pinned.output());
-      return new QuerySource<>(pinned.setup(), RowDataFormat.of(type), RowDataFormat.typeOf(type));
+      return QuerySource.ofRowData(pinned.setup(), pinned.output());
     }
 
     /**

@@ -14,6 +14,7 @@ import io.ktk.flink.source.query.QueryTarget;
 import io.ktk.flink.source.query.StoreRefusals;
 import io.ktk.flink.source.reader.CubeSourceReader;
 import io.ktk.flink.source.reader.RecordFormat;
+import io.ktk.flink.source.rowdata.RowDataFormat;
 import io.ktk.flink.source.split.CubeSplit;
 import io.ktk.flink.source.split.CubeSplitSerializer;
 import io.ktk.flink.source.split.CubeSplits;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -36,6 +38,8 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The Flink source (FLIP-27) of a query over a cube or a plain dataset (a cube of one dataset) at
@@ -120,6 +124,12 @@ public class QuerySource<T> implements Source<T, CubeSplit, CubeEnumeratorState>
     this.setup = requireNonNull(setup, "setup is null");
     this.format = requireNonNull(format, "format is null");
     this.type = requireNonNull(type, "type is null");
+  }
+
+  /** A source of {@link RowData} views of the decoded vectors of the query's output columns {@code output}. */
+  static QuerySource<RowData> ofRowData(Setup setup, Schema output) {
+    RowType type = RowDataFormat.rowType(output);
+    return new QuerySource<>(setup, RowDataFormat.of(type), RowDataFormat.typeOf(type));
   }
 
   /** The dataset versions the source reads, by dataset id. */

@@ -9,7 +9,6 @@ import io.ktk.flink.source.planner.CubeSnapshot;
 import io.ktk.flink.source.query.CubeQuery;
 import io.ktk.flink.source.query.InvalidQueryException;
 import io.ktk.flink.source.query.QuerySemantics;
-import io.ktk.flink.source.engine.CubeReader;
 import io.ktk.flink.source.testing.CubeFixture;
 import io.ktk.flink.source.testing.FlinkRows;
 import io.ktk.flink.source.testing.KartothekAnswers;
